@@ -1,0 +1,1 @@
+# Pool scoreboard firmware: rules core, input, views and drivers (MicroPython + CPython).

@@ -1,0 +1,1 @@
+# Host-side tools: replay, simulator, MicroPython runner.
