@@ -1,0 +1,286 @@
+# mp: yes
+# Input layer: debounce, long press, stuck and chattering keys, keypad scan, ticks wrap, no alloc.
+from firmware.input.buttons import Buttons
+from firmware.input.keypad import Keypad
+from firmware.input.ticks import ticks_add, ticks_diff, wrap_add, wrap_diff
+from host_tools.fakepins import FakeMatrix, FakePin, press_script, run, toggle_script
+
+NAMES = ("A", "B", "FOUL", "UNDO")
+
+
+def _buttons(**kw):
+    pins = [FakePin(1) for _ in NAMES]
+    return Buttons(pins, NAMES, **kw), pins
+
+
+def _events(out):
+    return [e for _, e in out]
+
+
+def test_clean_press_gives_one_event():
+    b, pins = _buttons()
+    out = run(b, press_script(pins[0], 100, 120), 1000)
+    assert _events(out) == [("press", "A")]
+    t, _ = out[0]
+    assert 220 + 30 <= t <= 220 + 40  # on the debounced release
+
+
+def test_bounce_within_debounce_gives_one_event():
+    b, pins = _buttons()
+    script = press_script(pins[1], 100, 150, bounces=4, bounce_ms=3)
+    out = run(b, script, 1000, step_ms=1)
+    assert _events(out) == [("press", "B")]
+
+
+def test_press_shorter_than_debounce_gives_nothing():
+    b, pins = _buttons(debounce_ms=30)
+    out = run(b, press_script(pins[0], 100, 15), 1000, step_ms=1)
+    assert out == []
+    out = run(b, press_script(pins[0], 100, 45), 1000, step_ms=1)
+    assert _events(out) == [("press", "A")]
+
+
+def test_debounce_is_configurable():
+    b, pins = _buttons(debounce_ms=50)
+    out = run(b, press_script(pins[0], 100, 40), 1000, step_ms=1)
+    assert out == []
+    b, pins = _buttons(debounce_ms=20)
+    out = run(b, press_script(pins[0], 100, 25), 1000, step_ms=1)
+    assert _events(out) == [("press", "A")]
+
+
+def test_long_press_gives_one_long_and_no_press():
+    b, pins = _buttons(long_ms=800)
+    out = run(b, press_script(pins[2], 100, 2000, bounces=2), 3000)
+    assert _events(out) == [("long", "FOUL")]
+    assert 900 <= out[0][0] <= 910  # fires while held, 800 ms after contact
+
+
+def test_long_off():
+    b, pins = _buttons(long_ms=0)
+    out = run(b, press_script(pins[2], 100, 2000), 3000)
+    assert _events(out) == [("press", "FOUL")]
+
+
+def test_stuck_key_reported_once_and_others_still_work():
+    b, pins = _buttons(stuck_ms=5000)
+    script = [(100, pins[0], 0)]  # A stuck down from t=100 to t=20000
+    script += press_script(pins[1], 8000, 100)
+    script += press_script(pins[3], 12000, 1000)
+    script.append((20000, pins[0], 1))
+    script += press_script(pins[0], 22000, 100)  # A works again once released
+    out = run(b, script, 25000)
+    a = [e for e in _events(out) if e[1] == "A"]
+    assert a == [("long", "A"), ("stuck", "A"), ("press", "A")]
+    assert ("press", "B") in _events(out)
+    assert ("long", "UNDO") in _events(out)
+    assert out[1] == (5100, ("stuck", "A"))
+    assert b.faults() == []
+
+
+def test_faults_lists_ignored_keys():
+    b, pins = _buttons()
+    run(b, [(0, pins[3], 0)], 6000)
+    assert b.faults() == ["UNDO"]
+
+
+def test_chatter_reported_once_then_ignored_then_recovers():
+    b, pins = _buttons(debounce_ms=30, chatter_ms=200, quiet_ms=1000)
+    script = toggle_script(pins[0], 100, 3000, 7)  # never stable for 30 ms
+    script += press_script(pins[1], 1000, 100)  # another key meanwhile
+    script += press_script(pins[0], 5000, 100)  # after the quiet period
+    out = run(b, script, 6000, step_ms=2)
+    a = [(t, e) for t, e in out if e[1] == "A"]
+    assert [e for _, e in a] == [("chatter", "A"), ("press", "A")]
+    assert a[0][0] <= 100 + 200 + 2  # detected within chatter_ms
+    assert ("press", "B") in _events(out)
+
+
+def test_slow_chatter_is_caught_by_transition_count():
+    # Flips every 40 ms: each level settles past the 30 ms debounce, so without the
+    # transition count it would be 12 presses a second.
+    b, pins = _buttons(debounce_ms=30, chatter_ms=200, chatter_edges=6)
+    out = run(b, toggle_script(pins[0], 100, 4000, 40), 6000, step_ms=2)
+    ev = _events(out)
+    assert ev.count(("chatter", "A")) == 1
+    assert len(ev) <= 3
+
+
+def test_fast_human_taps_are_not_chatter():
+    b, pins = _buttons()
+    script = []
+    for i in range(8):  # 8 taps at 5 per second, each with bounce
+        script += press_script(pins[0], 100 + 200 * i, 80, bounces=2, bounce_ms=2)
+    out = run(b, script, 3000, step_ms=2)
+    assert _events(out) == [("press", "A")] * 8
+
+
+def test_two_buttons_released_together_both_reported():
+    b, pins = _buttons()
+    script = press_script(pins[0], 100, 100) + press_script(pins[1], 100, 100)
+    ev = _events(run(b, script, 1000))
+    assert sorted(ev) == [("press", "A"), ("press", "B")]
+
+
+def test_callable_pins_and_active_high():
+    level = [0]
+
+    def pin():
+        return level[0]
+
+    b = Buttons([pin], ["X"], active_low=False)
+    assert b.poll(0) is None
+    level[0] = 1
+    for t in range(0, 100, 5):
+        assert b.poll(t) is None
+    level[0] = 0
+    ev = None
+    for t in range(100, 200, 5):
+        ev = ev or b.poll(t)
+    assert ev == ("press", "X")
+
+
+def test_events_are_preallocated_tuples():
+    b, pins = _buttons()
+    e1 = _events(run(b, press_script(pins[0], 0, 100), 500))[0]
+    e2 = _events(run(b, press_script(pins[0], 0, 100), 500, start=1000))[0]
+    assert e1 is e2
+
+
+def test_bad_settings_rejected():
+    for kw in ({"debounce_ms": 0}, {"long_ms": 10}, {"stuck_ms": 500}, {"chatter_ms": 20}):
+        try:
+            _buttons(**kw)
+        except ValueError:
+            continue
+        raise AssertionError(kw)
+
+
+def _keypad(**kw):
+    m = FakeMatrix()
+    return Keypad(m.rows, m.cols, **kw), m
+
+
+def test_keypad_identifies_each_of_16_keys():
+    k, m = _keypad()
+    script = []
+    for i, key in enumerate(m.keymap):
+        script += press_script(m.switch(key), 100 + 300 * i, 100, bounces=1)
+    ev = _events(run(k, script, 300 * 16 + 500))
+    assert ev == [("press", key) for key in "123A456B789C*0#D"]
+    assert m.multi_low == 0  # one row driven low at a time
+    assert [p.level for p in m.rows] == [1, 1, 1, 1]
+
+
+def test_keypad_custom_keymap_and_long():
+    m = FakeMatrix("abcdefghijklmnop")
+    k = Keypad(m.rows, m.cols, keymap="abcdefghijklmnop")
+    ev = _events(run(k, press_script(m.switch("g"), 100, 1500), 2000))
+    assert ev == [("long", "g")]
+
+
+def test_keypad_two_keys_held_only_first():
+    k, m = _keypad()
+    script = [(100, m.switch("5"), 0), (300, m.switch("9"), 0)]
+    script += [(600, m.switch("5"), 1), (700, m.switch("9"), 1)]
+    script += press_script(m.switch("9"), 1000, 100)  # alone again: counts
+    ev = _events(run(k, script, 1500))
+    assert ev == [("press", "5"), ("press", "9")]
+    # the second key pressed first and released last still gives nothing
+    script = [(100, m.switch("1"), 0), (150, m.switch("2"), 0), (300, m.switch("1"), 1)]
+    script += [(900, m.switch("2"), 1)]
+    assert _events(run(k, script, 1500, start=5000)) == [("press", "1")]
+
+
+def test_keypad_stuck_key_does_not_block_others():
+    k, m = _keypad()
+    script = [(0, m.switch("#"), 0)]
+    script += press_script(m.switch("7"), 6000, 100)
+    ev = _events(run(k, script, 7000))
+    assert ev == [("long", "#"), ("stuck", "#"), ("press", "7")]
+
+
+def test_keypad_chatter_releases_the_lock():
+    k, m = _keypad()
+    script = toggle_script(m.switch("0"), 0, 2000, 8)
+    script += press_script(m.switch("D"), 1000, 100)
+    ev = _events(run(k, script, 2000, step_ms=2))
+    assert ev == [("chatter", "0"), ("press", "D")]
+
+
+def test_wrap_helpers():
+    top = 0x3FFFFFFF
+    assert wrap_diff(5, top - 4) == 10
+    assert wrap_diff(top - 4, 5) == -10
+    assert wrap_diff(0x1FFFFFFF, 0) == 0x1FFFFFFF
+    assert wrap_diff(0x20000000, 0) == -0x20000000
+    assert wrap_add(top, 1) == 0
+    assert wrap_add(3, -5) == top - 1
+    assert ticks_diff(ticks_add(ticks_add(0, -10), 25), ticks_add(0, -10)) == 25
+
+
+def test_ticks_wraparound():
+    start = ticks_add(0, -400)  # the tick counter wraps 400 ms in
+    b, pins = _buttons()
+    script = press_script(pins[0], 300, 200, bounces=2)  # press spans the wrap
+    script += press_script(pins[1], 1000, 1500)  # long press after it
+    out = run(b, script, 3000, start=start, add=ticks_add)
+    assert _events(out) == [("press", "A"), ("long", "B")]
+    assert 1800 <= out[1][0] <= 1810
+    if ticks_add is wrap_add:  # CPython: the fallback's period is 2**30, as on the boards
+        assert start == 0x3FFFFFFF - 399
+
+
+def _lcg(seed):
+    return (seed * 1103515245 + 12345) & 0x7FFFFFFF
+
+
+def test_random_noise_never_floods():
+    b, pins = _buttons(debounce_ms=20)
+    seed = 12345
+    counts = [0] * 8  # events per second for key "A"
+    t = 0
+    while t < 8000:
+        seed = _lcg(seed)
+        if (seed >> 16) & 7 == 0:
+            pins[0].level ^= 1
+        ev = b.poll(t)
+        while ev is not None:
+            if ev[1] == "A":
+                counts[t // 1000] += 1
+            ev = b.get()
+        t += 1
+    assert max(counts) <= 3
+
+
+def test_poll_does_not_allocate():
+    try:
+        import micropython
+        lock = micropython.heap_lock
+        unlock = micropython.heap_unlock
+    except (ImportError, AttributeError):
+        return  # CPython: nothing to measure
+    b, pins = _buttons()
+    k, m = _keypad()
+    sw = m.switch("5")
+    got = 0
+    lock()
+    try:
+        for t in range(0, 12000, 5):
+            lvl = 0 if 100 <= t < 300 or 1000 <= t < 2000 or 3000 <= t < 9000 else 1
+            pins[0].level = lvl
+            sw.set(lvl)
+            if b.poll(t) is not None:
+                got += 1
+            if k.poll(t) is not None:
+                got += 1
+    finally:
+        unlock()
+    assert got == 8  # press, long, long+stuck on each of the two
+
+
+if __name__ == "__main__":
+    for _name in sorted(globals()):
+        if _name.startswith("test_"):
+            globals()[_name]()
+            print("ok", _name)
