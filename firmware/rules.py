@@ -232,6 +232,7 @@ def _end_rack(s, w, rule):
     s["note"]["end"] = rule
     s["note"]["won"] = w
     s["p"][w][RACKS] += 1
+    s["p"][0][FOULS] = s["p"][1][FOULS] = 0           # A4: counts reset when a rack ends
     if s["p"][w][RACKS] >= s["race"][w]:
         _over(s, w)
         return
@@ -317,12 +318,11 @@ def _shot_141(s, ev):
     n = len(obj)
     p[me][SCORE] += n                                  # S2, S5
     _pocket(s, me, n)
+    left = s["left"] = s["left"] - n
     if p[me][SCORE] >= s["target"][me]:                # C-S1
         _over(s, me)
         return
-    left = s["left"] - n
     if left > 1:
-        s["left"] = left
         return
     # S10 continuous rack and the C-S4 interference cases (A10).
     s["rack"] += 1

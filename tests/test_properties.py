@@ -1,0 +1,205 @@
+# Property tests (hypothesis): random event streams against the invariants of RULES.md and DESIGN.md.
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from firmware import rules, stjson
+from firmware.match import Match
+
+CHOICES = ("accept", "rerack", "kitchen", "spot8", "shoot", "pass")
+
+
+def _balls(data, pool, most):
+    k = data.draw(st.integers(0, most))
+    return data.draw(st.lists(st.sampled_from(pool), min_size=0, max_size=k, unique=True)) \
+        if pool else []
+
+
+def draw_event(data, m):
+    """An event that fits the current state often enough to play deep into a match."""
+    s = m.s
+    kind = data.draw(st.sampled_from(("shot",) * 8 + ("choose", "undo")))
+    if s["pending"] and data.draw(st.booleans()):
+        kind = "choose"
+    if kind == "undo":
+        return {"t": "undo"}
+    if kind == "choose":
+        ev = {"t": "choose", "option": data.draw(st.sampled_from(CHOICES))}
+        if data.draw(st.integers(0, 4)) == 0:
+            ev["breaker"] = data.draw(st.integers(0, 1))
+        if data.draw(st.integers(0, 4)) == 0:
+            ev["by"] = data.draw(st.integers(0, 1))
+        return ev
+    table = s["table"] if s["table"] is not None else list(range(1, 16))
+    if data.draw(st.integers(0, 20)) == 0:
+        table = list(range(1, 16))          # now and then a ball that is not there
+    ev = {"t": "shot", "rail": data.draw(st.booleans())}
+    ev["first"] = data.draw(st.one_of(st.none(), st.sampled_from(table))) if table else None
+    pots = _balls(data, table, 3)
+    if data.draw(st.integers(0, 5)) == 0:
+        pots.append(0)
+    ev["pots"] = pots
+    if data.draw(st.integers(0, 12)) == 0:
+        ev["off"] = [data.draw(st.sampled_from([0] + table))]
+    if s["breaking"]:
+        ev["break_rails"] = data.draw(st.integers(0, 6))
+        ev["cue_rail"] = data.draw(st.booleans())
+    c = data.draw(st.integers(0, 6))
+    if c == 0:
+        ev["call"] = "safety"
+    elif c == 1:
+        ev["call"] = "push"
+    elif c < 5 and pots:
+        ev["call"] = data.draw(st.sampled_from(pots))
+    ev["made"] = data.draw(st.integers(0, 3)) > 0
+    if data.draw(st.integers(0, 4)) == 0:
+        ev["cue_in_rack"] = data.draw(st.booleans())
+        ev["ball_in_rack"] = data.draw(st.booleans())
+    if data.draw(st.integers(0, 15)) == 0:
+        ev["foul"] = data.draw(st.sampled_from(rules.CALLED_FOULS + ("G99",)))
+    return ev
+
+
+def start(data):
+    game = data.draw(st.sampled_from(("14.1", "8ball", "9ball")))
+    ev = {"t": "new", "game": game, "players": ["A", "B"],
+          "three_foul": data.draw(st.booleans()) or data.draw(st.booleans())}
+    if game == "14.1":
+        ev["target"] = [data.draw(st.integers(5, 40)), data.draw(st.integers(5, 40))]
+    else:
+        ev["race"] = [data.draw(st.integers(1, 3)), data.draw(st.integers(1, 3))]
+        ev["break"] = data.draw(st.sampled_from(("alternate", "winner", "loser")))
+        ev["nine_on_break"] = data.draw(st.sampled_from(("win", "spot")))
+    m = Match()
+    m.apply(ev)
+    states = [rules.copy(m.s)]
+    m.apply({"t": "lag", "breaker": data.draw(st.integers(0, 1))})
+    states.append(rules.copy(m.s))
+    return m, [ev, {"t": "lag", "breaker": m.s["shooter"]}], states
+
+
+def check_invariants(m):
+    st_ = m.state()
+    json.loads(stjson.dumps(st_))                     # always writable as JSON
+    s = m.s
+    full = 9 if s["game"] == "9ball" else 15
+    assert 0 <= st_["balls_left"] <= full
+    if s["table"] is not None:
+        t = st_["on_table"]
+        assert t == sorted(set(t)) and all(1 <= b <= full for b in t)
+        assert st_["balls_left"] == len(t)
+    else:
+        assert st_["winner"] is not None or st_["balls_left"] >= 2   # S10 re-racks at 1
+    if len(m.events) == 1:                            # undone back to before the lag
+        assert st_["shooter"] is None and st_["breaking"]
+    elif st_["winner"] is None:
+        assert st_["shooter"] in (0, 1)
+    else:
+        assert st_["shooter"] is None and st_["bih"] is None and not st_["breaking"]
+    if st_["breaking"]:
+        assert st_["bih"] == "kitchen"
+    if st_["pending"]:
+        assert st_["pending"]["by"] == st_["shooter"]
+    if st_["push_out"]:
+        assert s["game"] == "9ball" and st_["pending"] is None
+    for i, p in enumerate(st_["players"]):
+        assert p["high_run"] >= p["run"] >= 0
+        assert p["innings"] >= 0 and p["fouls"] >= 0
+        assert 0 <= p["racks"] <= s["race"][i]
+        if s["three"]:
+            assert p["fouls"] <= 2                     # S11, E12.6, N11 act on the third
+        if s["game"] != "14.1":
+            assert p["score"] == 0
+        elif st_["winner"] != i:
+            assert p["score"] < s["target"][i]
+
+
+def check_141_books(before, after, mover):
+    """C-S6: a shot changes only the shooter's score: up by the balls that left the
+    table legally, or down by a penalty of 1 (S7), 2 (S4) or 16 (S11)."""
+    b, a = before["players"], after["players"]
+    other = 1 - mover
+    assert a[other]["score"] == b[other]["score"]
+    d = a[mover]["score"] - b[mover]["score"]
+    if d > 0:
+        gone = before["balls_left"] - after["balls_left"]
+        if after["rack"] > before["rack"]:            # S10 / C-S4: 14 or 15 re-racked
+            assert before["balls_left"] - d in (0, 1) and after["balls_left"] == 15
+        else:
+            assert gone == d
+        return d, 0
+    assert after["balls_left"] == before["balls_left"] or after["balls_left"] == 15
+    assert d in (0, -1, -2, -16)
+    return 0, -d
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_random_streams_only_refuse_and_keep_invariants(data):
+    """Random events never raise anything but a refusal; refusals change nothing;
+    undo restores exactly the state before; replaying the log equals live play;
+    in 14.1 the scores equal balls legally pocketed minus penalties (C-S6)."""
+    m, log, history = start(data)      # history: state after each accepted non-undo event
+    pocketed, penalties = [0, 0], [0, 0]   # 14.1 books, one entry per state in history
+    for _ in range(data.draw(st.integers(1, 120))):
+        ev = draw_event(data, m)
+        before = rules.copy(m.s)
+        view = m.state()
+        try:
+            m.apply(ev)
+        except rules.Refused:
+            assert m.s == before and m.state() == view
+            continue
+        log.append(ev)
+        check_invariants(m)
+        if ev["t"] == "undo":
+            history.pop()
+            pocketed.pop()
+            penalties.pop()
+            assert m.s == history[-1]
+            continue
+        if m.s["game"] == "14.1" and ev["t"] == "shot":
+            gain, pen = check_141_books(view, m.state(), view["shooter"])
+            pocketed.append(pocketed[-1] + gain)
+            penalties.append(penalties[-1] + pen)
+        else:
+            pocketed.append(pocketed[-1])
+            penalties.append(penalties[-1])
+        history.append(rules.copy(m.s))
+        # undo restores exactly the previous state, and the event can be re-applied
+        m.apply({"t": "undo"})
+        assert m.s == before
+        m.apply(ev)
+        assert m.s == history[-1]
+        if m.s["game"] == "14.1":
+            sc = m.state()["players"]
+            assert sc[0]["score"] + sc[1]["score"] == pocketed[-1] - penalties[-1]
+    replayed = Match()
+    for ev in log:
+        replayed.apply(ev)
+    assert replayed.s == m.s
+    assert stjson.dumps(replayed.state()) == stjson.dumps(m.state())
+
+
+def test_undo_cost_does_not_grow_with_the_match(monkeypatch):
+    """DESIGN.md: undo re-applies fewer than 16 events, however long the match."""
+    m = Match()
+    m.apply({"t": "new", "game": "14.1", "players": ["A", "B"], "target": [10000, 10000]})
+    m.apply({"t": "lag", "breaker": 0})
+    m.apply({"t": "shot", "first": 1, "break_rails": 2, "cue_rail": True, "rail": True})
+    for i in range(500):
+        m.apply({"t": "shot", "first": 1, "rail": True})      # misses: the turn passes
+    calls = []
+    real = rules.apply
+
+    def counting(s, ev):
+        calls.append(ev)
+        return real(s, ev)
+
+    monkeypatch.setattr(rules, "apply", counting)
+    for _ in range(40):
+        del calls[:]
+        m.apply({"t": "undo"})
+        assert len(calls) < 16
+    assert m.state()["players"][0]["innings"] + m.state()["players"][1]["innings"] == 461
