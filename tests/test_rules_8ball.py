@@ -19,11 +19,13 @@ def _a_solids():
 
 def _a_cleared(**kw):
     """A breaks in 1-6 and makes the 7: A's group is down, the 8 is A's object ball."""
-    return _m(lag(0), shot(first=1, pots=[1, 2, 3, 4, 5, 6], break_rails=4, rail=True),
-              _pot(7), **kw)
+    return _m(
+        lag(0), shot(first=1, pots=[1, 2, 3, 4, 5, 6], break_rails=4, rail=True), _pot(7), **kw
+    )
 
 
 # ---------------------------------------------------------------- E1, E5, E6 groups
+
 
 def test_E1_fifteen_object_balls_and_the_8():
     m = _m(lag(0))
@@ -37,22 +39,22 @@ def test_E1_fifteen_object_balls_and_the_8():
 def test_E5_table_open_after_break_whatever_was_pocketed():
     m = _m(lag(0), shot(first=1, pots=[2, 10, 11], break_rails=2, rail=True))
     assert m.state()["groups"] is None
-    m.apply(_pot(12))                          # stripes still free to choose
+    m.apply(_pot(12))  # stripes still free to choose
     assert m.state()["groups"] == ["stripes", "solids"]
 
 
 def test_E6_first_called_ball_made_sets_groups():
-    m = _m(lag(0), break_dry(), _pot(12))      # B makes a called stripe
+    m = _m(lag(0), break_dry(), _pot(12))  # B makes a called stripe
     s = m.state()
     assert s["groups"] == ["solids", "stripes"] and s["shooter"] == 1
-    m = _m(lag(0), break_dry(), _pot(4))       # B makes a called solid
+    m = _m(lag(0), break_dry(), _pot(4))  # B makes a called solid
     assert m.state()["groups"] == ["stripes", "solids"]
 
 
 def test_E6_groups_stay_for_the_rest_of_the_rack():
     m = _a_solids()
-    m.apply(shot(first=4, call=4, rail=True))      # A misses
-    m.apply(_pot(10))                          # B makes a stripe: groups unchanged
+    m.apply(shot(first=4, call=4, rail=True))  # A misses
+    m.apply(_pot(10))  # B makes a stripe: groups unchanged
     assert m.state()["groups"] == ["solids", "stripes"] and m.state()["shooter"] == 1
 
 
@@ -82,9 +84,10 @@ def test_C_E3_no_groups_from_break_foul_or_safety():
 
 # ---------------------------------------------------------------- C-E1 open table
 
+
 def test_C_E1_open_table_any_ball_but_the_8_first():
     m = _m(lag(0), break_dry(), shot(first=13, call=2, pots=[2], made=True, rail=True))
-    s = m.state()           # a stripe hit first, the called solid made: legal, B solids
+    s = m.state()  # a stripe hit first, the called solid made: legal, B solids
     assert s["groups"] == ["stripes", "solids"] and s["shooter"] == 1
     assert player(m, 1)["fouls"] == 0
 
@@ -98,13 +101,14 @@ def test_C_E1_open_table_8_first_is_foul():
 
 # ---------------------------------------------------------------- E7, C-E2 group play
 
+
 def test_E7_wrong_group_first_contact_is_foul():
     m = _a_solids()
     m.apply(shot(first=11, call=4, pots=[4], made=True, rail=True))
     s = m.state()
     assert s["shooter"] == 1 and s["bih"] == "table"
     assert player(m, 0)["fouls"] == 1 and s["groups"] == ["solids", "stripes"]
-    assert 4 not in s["on_table"]              # E8: stays down on the foul too
+    assert 4 not in s["on_table"]  # E8: stays down on the foul too
 
 
 def test_E7_8_first_while_group_balls_remain_is_foul():
@@ -144,13 +148,14 @@ def test_C_E2_called_wrong_group_ball_does_not_continue():
 
 # ---------------------------------------------------------------- E8 call shot
 
+
 def test_E8_continue_while_making_called_own_balls():
     m = _a_solids()
     m.apply(_pot(4))
     m.apply(_pot(5))
     s = m.state()
     assert s["shooter"] == 0 and player(m, 0)["innings"] == 1
-    assert player(m, 0)["run"] == 5           # 1, 2 on the break, then 3, 4, 5 (A2)
+    assert player(m, 0)["run"] == 5  # 1, 2 on the break, then 3, 4, 5 (A2)
 
 
 def test_E8_miss_ends_inning():
@@ -175,6 +180,7 @@ def test_E8_combination_from_own_group_need_not_be_called():
 
 # ---------------------------------------------------------------- E9, E10 fouls
 
+
 def test_E9_scratch_is_foul_E10_bih_anywhere():
     m = _a_solids()
     m.apply(shot(first=4, call=4, pots=[4, 0], made=True, rail=True))
@@ -198,12 +204,13 @@ def test_E10_bih_anywhere_after_foul_on_open_table():
 
 # ---------------------------------------------------------------- E11 win, O1 race
 
+
 def test_E11_8_called_on_a_separate_legal_shot_wins_the_rack():
     m = _a_cleared(race=[2, 2])
     m.apply(shot(first=8, call=8, pots=[8], made=True, rail=True))
     s = m.state()
     assert player(m, 0)["racks"] == 1 and s["rack"] == 2 and s["winner"] is None
-    assert s["shooter"] == 1 and s["breaking"] is True     # E2: B breaks rack 2
+    assert s["shooter"] == 1 and s["breaking"] is True  # E2: B breaks rack 2
     assert s["on_table"] == list(range(1, 16)) and s["groups"] is None
 
 
@@ -226,8 +233,8 @@ def test_O1_race_reached_ends_match_A11_then_only_undo():
 
 def test_O1_race_per_player_handicap():
     m = _m(lag(0), break_dry(), shot(first=1, pots=[8], rail=True), race=[2, 1])
-    s = m.state()    # B pocketed the 8 on an open table: A wins a rack but needs 2
+    s = m.state()  # B pocketed the 8 on an open table: A wins a rack but needs 2
     assert s["winner"] is None and player(m, 0)["racks"] == 1 and s["rack"] == 2
-    m.apply(break_dry())                           # B breaks rack 2 dry
-    m.apply(shot(first=1, pots=[8], rail=True))    # A loses rack 2; B needed 1
+    m.apply(break_dry())  # B breaks rack 2 dry
+    m.apply(shot(first=1, pots=[8], rail=True))  # A loses rack 2; B needed 1
     assert m.state()["winner"] == 1 and player(m, 1)["racks"] == 1

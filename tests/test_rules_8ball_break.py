@@ -20,6 +20,7 @@ def _lose_rack():
 
 # ---------------------------------------------------------------- E2 lag, alternate breaks
 
+
 def test_E2_no_shot_before_lag_A11():
     m = _m()
     assert m.state()["shooter"] is None
@@ -36,7 +37,7 @@ def test_E2_players_alternate_breaks_whoever_wins():
     m = _m(lag(0), break_dry(), _lose_rack())
     s = m.state()
     assert s["rack"] == 2 and player(m, 0)["racks"] == 1
-    assert s["shooter"] == 1 and s["breaking"] is True    # B breaks rack 2 (not the winner)
+    assert s["shooter"] == 1 and s["breaking"] is True  # B breaks rack 2 (not the winner)
     # Rack 2: B breaks dry, A loses the rack the same way -> B wins; A breaks rack 3.
     m.apply(break_dry())
     m.apply(_lose_rack())
@@ -46,6 +47,7 @@ def test_E2_players_alternate_breaks_whoever_wins():
 
 
 # ---------------------------------------------------------------- E3 break requirements
+
 
 def test_E3_break_pocketing_a_ball_is_legal_and_breaker_continues():
     m = _m(lag(0), shot(first=1, pots=[3], break_rails=1, rail=True))
@@ -67,7 +69,7 @@ def test_E3_three_balls_to_rails_is_bad_break_A5_foul():
     s = m.state()
     assert s["pending"]["by"] == 1 and s["shooter"] == 1
     assert _opts(m) == ["accept", "kitchen", "rerack"]
-    assert player(m, 0)["fouls"] == 1          # A5: this bad break is a foul
+    assert player(m, 0)["fouls"] == 1  # A5: this bad break is a foul
     assert s["rack"] == 1
 
 
@@ -83,7 +85,7 @@ def test_E3_other_foul_on_break_gives_the_choice():
     m = _m(lag(0), shot(first=1, pots=[4], break_rails=4, rail=True, foul="G5.11"))
     s = m.state()
     assert s["pending"]["by"] == 1 and _opts(m) == ["accept", "kitchen", "rerack"]
-    assert 4 not in s["on_table"]              # E8: balls pocketed on a foul stay down
+    assert 4 not in s["on_table"]  # E8: balls pocketed on a foul stay down
 
 
 def test_E3_object_ball_off_on_break_gives_the_choice():
@@ -119,8 +121,8 @@ def test_E3_A7_rerack_chooser_breaks_when_breaker_not_named():
     s = m.state()
     assert s["pending"] is None and s["shooter"] == 1 and s["breaking"] is True
     assert s["bih"] == "kitchen" and s["on_table"] == ALL15
-    assert s["rack"] == 1                         # A3: re-rack after a bad break keeps the rack
-    assert player(m, 0)["fouls"] == 0 and player(m, 1)["fouls"] == 0   # A4
+    assert s["rack"] == 1  # A3: re-rack after a bad break keeps the rack
+    assert player(m, 0)["fouls"] == 0 and player(m, 1)["fouls"] == 0  # A4
 
 
 def test_E3_A7_rerack_chooser_names_the_breaker():
@@ -173,6 +175,7 @@ def test_E3_E5_legal_break_sets_no_groups():
 
 # ---------------------------------------------------------------- E4 the 8 on the break
 
+
 def test_E4_8_on_break_breaker_chooses_spot8_or_rerack():
     m = _m(lag(0), shot(first=1, pots=[8, 3], break_rails=4, rail=True))
     s = m.state()
@@ -189,7 +192,7 @@ def test_E4_spot8_breaker_keeps_shooting():
     assert 8 in s["on_table"] and 3 not in s["on_table"] and s["balls_left"] == 14
     assert s["groups"] is None and s["breaking"] is False
     m.apply(shot(first=2, call=2, pots=[2], made=True, rail=True))
-    assert player(m, 0)["innings"] == 1           # A1: same inning after the spot
+    assert player(m, 0)["innings"] == 1  # A1: same inning after the spot
     assert m.state()["shooter"] == 0
 
 
@@ -226,7 +229,7 @@ def test_E4_A7_8_off_table_on_break_loses_rack():
     s = m.state()
     assert player(m, 1)["racks"] == 1 and player(m, 0)["racks"] == 0
     assert s["rack"] == 2 and s["pending"] is None and s["breaking"] is True
-    assert s["shooter"] == 1                       # E2: alternate, B breaks rack 2
+    assert s["shooter"] == 1  # E2: alternate, B breaks rack 2
 
 
 def test_E4_undo_takes_back_the_choice():

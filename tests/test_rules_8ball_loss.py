@@ -18,18 +18,20 @@ def _a_solids():
 
 def _a_cleared(**kw):
     """A breaks in 1-6 and makes the 7: A's group is down, the 8 is A's object ball."""
-    return _m(lag(0), shot(first=1, pots=[1, 2, 3, 4, 5, 6], break_rails=4, rail=True),
-              _pot(7), **kw)
+    return _m(
+        lag(0), shot(first=1, pots=[1, 2, 3, 4, 5, 6], break_rails=4, rail=True), _pot(7), **kw
+    )
 
 
 def _lost_by_a(m):
     s = m.state()
     assert player(m, 1)["racks"] == 1 and player(m, 0)["racks"] == 0 and s["winner"] is None
-    assert s["rack"] == 2 and s["breaking"] is True and s["shooter"] == 1   # E2: B breaks
+    assert s["rack"] == 2 and s["breaking"] is True and s["shooter"] == 1  # E2: B breaks
     assert s["on_table"] == list(range(1, 16)) and s["groups"] is None
 
 
 # ---------------------------------------------------------------- E12 loss of the rack
+
 
 def test_E12_1_foul_while_pocketing_the_8_loses():
     m = _a_cleared(race=[3, 3])
@@ -44,8 +46,9 @@ def test_E12_1_8_pocketed_after_wrong_first_contact_loses():
 
 
 def test_E12_2_8_with_the_last_group_ball_loses():
-    m = _m(lag(0), shot(first=1, pots=[1, 2, 3, 4, 5], break_rails=4, rail=True), _pot(6),
-           race=[3, 3])
+    m = _m(
+        lag(0), shot(first=1, pots=[1, 2, 3, 4, 5], break_rails=4, rail=True), _pot(6), race=[3, 3]
+    )
     assert m.state()["groups"] == ["solids", "stripes"]
     m.apply(shot(first=7, call=7, pots=[7, 8], made=True, rail=True))
     _lost_by_a(m)
@@ -77,28 +80,28 @@ def test_E12_5_8_on_an_open_table_loses():
 
 def test_E12_6_three_consecutive_fouls_lose():
     m = _a_solids()
-    m.apply(shot(first=None))                  # A foul 1
-    m.apply(shot(first=None))                  # B foul 1
-    m.apply(shot(first=None))                  # A foul 2
-    m.apply(shot(first=12, rail=True))         # B legal miss
+    m.apply(shot(first=None))  # A foul 1
+    m.apply(shot(first=None))  # B foul 1
+    m.apply(shot(first=None))  # A foul 2
+    m.apply(shot(first=12, rail=True))  # B legal miss
     assert player(m, 0)["fouls"] == 2 and player(m, 1)["fouls"] == 0
-    m.apply(shot(first=None))                  # A foul 3
+    m.apply(shot(first=None))  # A foul 3
     _lost_by_a(m)
-    assert player(m, 0)["fouls"] == 0 and player(m, 1)["fouls"] == 0   # A4
+    assert player(m, 0)["fouls"] == 0 and player(m, 1)["fouls"] == 0  # A4
 
 
 def test_E12_6_a_legal_shot_resets_the_count():
     m = _a_solids()
-    m.apply(shot(first=None))                  # A foul 1
-    m.apply(shot(first=12, rail=True))         # B miss
-    m.apply(shot(first=None))                  # A foul 2
+    m.apply(shot(first=None))  # A foul 1
+    m.apply(shot(first=12, rail=True))  # B miss
+    m.apply(shot(first=None))  # A foul 2
     m.apply(shot(first=12, rail=True))
-    m.apply(shot(first=4, rail=True))          # A legal miss: count back to 0
+    m.apply(shot(first=4, rail=True))  # A legal miss: count back to 0
     assert player(m, 0)["fouls"] == 0
     m.apply(shot(first=12, rail=True))
-    m.apply(shot(first=None))                  # A foul 1
+    m.apply(shot(first=None))  # A foul 1
     m.apply(shot(first=12, rail=True))
-    m.apply(shot(first=None))                  # A foul 2 (4th foul of A in the rack)
+    m.apply(shot(first=None))  # A foul 2 (4th foul of A in the rack)
     assert player(m, 0)["fouls"] == 2 and player(m, 1)["racks"] == 0
     assert m.state()["rack"] == 1 and m.state()["shooter"] == 1
 
@@ -106,10 +109,10 @@ def test_E12_6_a_legal_shot_resets_the_count():
 def test_E12_6_A5_bad_break_counts_as_first_foul():
     m = _m(lag(0), shot(first=1, break_rails=1, rail=True))
     m.apply(choose("accept"))
-    m.apply(shot(first=2, rail=True))          # B legal miss
-    m.apply(shot(first=None))                  # A foul 2
+    m.apply(shot(first=2, rail=True))  # B legal miss
+    m.apply(shot(first=None))  # A foul 2
     m.apply(shot(first=2, rail=True))
-    m.apply(shot(first=None))                  # A foul 3
+    m.apply(shot(first=None))  # A foul 3
     assert player(m, 1)["racks"] == 1
 
 
@@ -130,6 +133,7 @@ def test_E12_note_scratch_at_the_8_without_pocketing_it_is_a_plain_foul():
 
 
 # ---------------------------------------------------------------- C-E4 warning
+
 
 def test_C_E4_warning_after_second_consecutive_foul():
     m = _a_solids()

@@ -23,6 +23,7 @@ def _s(m):
 
 # ---------------------------------------------------------------- N1, N3
 
+
 def test_N1_nine_balls_racked():
     m = _m(lag(0))
     s = _s(m)
@@ -33,8 +34,8 @@ def test_N1_nine_balls_racked():
 def test_N3_lag_then_winner_of_a_rack_breaks_next():
     m = _m(lag(1), race=[3, 3])
     assert _s(m)["shooter"] == 1 and _s(m)["breaking"] is True
-    m.apply(break_dry())                                # B dry, A to shoot
-    m.apply(shot(first=1, pots=[9], rail=True))         # A wins rack 1
+    m.apply(break_dry())  # B dry, A to shoot
+    m.apply(shot(first=1, pots=[9], rail=True))  # A wins rack 1
     s = _s(m)
     assert s["rack"] == 2 and player(m, 0)["racks"] == 1
     assert s["shooter"] == 0 and s["breaking"] is True and s["on_table"] == NINE
@@ -45,30 +46,31 @@ def test_O2_break_order_loser_and_alternate():
     assert player(m, 0)["racks"] == 1 and _s(m)["shooter"] == 1
     m = _m(lag(0), _win_break(), race=[3, 3], **{"break": "alternate"})
     assert _s(m)["shooter"] == 1
-    m.apply(_win_break())                               # B wins rack 2; A broke rack 1
+    m.apply(_win_break())  # B wins rack 2; A broke rack 1
     assert _s(m)["shooter"] == 0 and player(m, 1)["racks"] == 1
 
 
 # ---------------------------------------------------------------- N2, N5, N6
+
 
 def test_N2_lowest_ball_must_be_hit_first():
     m = _m(lag(0), break_dry())
     m.apply(shot(first=2, pots=[2], rail=True))
     s = _s(m)
     assert s["shooter"] == 0 and s["bih"] == "table" and player(m, 1)["fouls"] == 1
-    assert 2 not in s["on_table"]                        # N9: not spotted
+    assert 2 not in s["on_table"]  # N9: not spotted
 
 
 def test_N2_lowest_changes_as_balls_go_down():
     m = _m(lag(0), shot(first=1, pots=[1], break_rails=4, rail=True))
-    m.apply(shot(first=2, pots=[3], rail=True))          # 2 is now the lowest: legal
+    m.apply(shot(first=2, pots=[3], rail=True))  # 2 is now the lowest: legal
     s = _s(m)
     assert s["shooter"] == 0 and player(m, 0)["fouls"] == 0 and 3 not in s["on_table"]
 
 
 def test_N2_9_on_a_legal_shot_wins_nothing_called():
     m = _m(lag(0), break_dry(), race=[3, 3])
-    m.apply(shot(first=1, pots=[9], rail=True))          # combination, no call
+    m.apply(shot(first=1, pots=[9], rail=True))  # combination, no call
     s = _s(m)
     assert player(m, 1)["racks"] == 1 and s["rack"] == 2 and s["shooter"] == 1
     assert s["breaking"] is True and s["on_table"] == NINE
@@ -102,6 +104,7 @@ def test_N6_any_ball_pocketed_continues():
 
 
 # ---------------------------------------------------------------- N4 break
+
 
 def test_N4_break_pocketing_a_ball_continues():
     m = _m(lag(0), shot(first=1, pots=[5], break_rails=0, rail=True))
@@ -138,12 +141,13 @@ def test_N4_A5_break_not_hitting_the_1_first_is_foul():
 
 # ---------------------------------------------------------------- N7 push out, C-N4
 
+
 def test_N7_push_out_flag_exactly_right_after_legal_break():
     m = _m(lag(0))
     assert _s(m)["push_out"] is False
     m.apply(break_dry())
     assert _s(m)["push_out"] is True
-    m.apply(shot(first=1, rail=True))                  # B does not push: chance gone
+    m.apply(shot(first=1, rail=True))  # B does not push: chance gone
     assert _s(m)["push_out"] is False
     assert refused(m, shot(call="push", first=None)) == "N7"
 
@@ -186,7 +190,7 @@ def test_N7_shoot_opponent_shoots_from_where_it_lies():
     s = _s(m)
     assert s["pending"] is None and s["shooter"] == 0 and s["bih"] is None
     assert s["push_out"] is False
-    assert refused(m, shot(call="push", first=None)) == "N7"   # only one push per rack
+    assert refused(m, shot(call="push", first=None)) == "N7"  # only one push per rack
 
 
 def test_C_N4_pass_back_pusher_must_shoot_same_inning():
@@ -195,7 +199,7 @@ def test_C_N4_pass_back_pusher_must_shoot_same_inning():
     assert s["pending"] is None and s["shooter"] == 1 and s["bih"] is None
     assert refused(m, shot(call="push", first=None)) == "N7"
     m.apply(shot(first=1, rail=True))
-    assert player(m, 1)["innings"] == 1                # A1: passed back, same inning
+    assert player(m, 1)["innings"] == 1  # A1: passed back, same inning
     assert _s(m)["shooter"] == 0
 
 
@@ -214,6 +218,7 @@ def test_C_N1_9_on_push_spotted_push_stands_C_N2_others_stay_down():
 
 
 # ---------------------------------------------------------------- N8, N9, N10
+
 
 def test_N8_bih_anywhere_after_foul():
     m = _m(lag(0), break_dry(), shot(first=1, pots=[0], rail=True))
@@ -237,10 +242,11 @@ def test_N10_ball_off_is_foul_stays_off_9_off_spotted():
 
 # ---------------------------------------------------------------- N11, C-N3
 
+
 def test_N11_three_consecutive_fouls_lose_the_rack():
     m = _m(lag(0), break_dry(), race=[3, 3])
     for _ in range(5):
-        m.apply(_foul())                               # B, A, B, A, B
+        m.apply(_foul())  # B, A, B, A, B
     s = _s(m)
     assert player(m, 0)["racks"] == 1 and s["rack"] == 2
     assert s["shooter"] == 0 and s["breaking"] is True  # N3: the winner breaks
@@ -248,22 +254,22 @@ def test_N11_three_consecutive_fouls_lose_the_rack():
 
 
 def test_N11_legal_shot_between_resets():
-    m = _m(lag(0), break_dry(), _foul(), _foul(), _foul())   # B 2, A 1
-    m.apply(shot(first=1, rail=True))                  # A legal miss
-    m.apply(shot(first=1, rail=True))                  # B legal: B back to 0
+    m = _m(lag(0), break_dry(), _foul(), _foul(), _foul())  # B 2, A 1
+    m.apply(shot(first=1, rail=True))  # A legal miss
+    m.apply(shot(first=1, rail=True))  # B legal: B back to 0
     assert player(m, 1)["fouls"] == 0 and player(m, 0)["fouls"] == 0
-    m.apply(_foul())                                   # A 1
+    m.apply(_foul())  # A 1
     assert _s(m)["rack"] == 1 and player(m, 0)["racks"] == 0
 
 
 def test_C_N3_counts_are_per_rack_and_warning_after_second():
     m = _m(lag(0), break_dry(), _foul(), _foul(), race=[3, 3])
-    m.apply(_foul())                                   # B's second foul
+    m.apply(_foul())  # B's second foul
     assert m.s["note"].get("warn") == 1 and player(m, 1)["fouls"] == 2
-    m.apply(shot(first=1, pots=[9], rail=True))        # A (BIH) wins the rack
+    m.apply(shot(first=1, pots=[9], rail=True))  # A (BIH) wins the rack
     assert player(m, 1)["fouls"] == 0 and _s(m)["rack"] == 2
-    m.apply(break_dry())                               # A breaks, B to shoot
-    m.apply(_foul())                                   # B: first foul of rack 2
+    m.apply(break_dry())  # A breaks, B to shoot
+    m.apply(_foul())  # B: first foul of rack 2
     assert player(m, 1)["fouls"] == 1 and player(m, 0)["racks"] == 1 and _s(m)["rack"] == 2
 
 
@@ -275,6 +281,7 @@ def test_O3_three_foul_rule_off():
 
 
 # ---------------------------------------------------------------- C-N1, O4, A9, O1
+
 
 def test_C_N1_9_on_legal_break_wins_the_rack():
     m = _m(lag(0), shot(first=1, pots=[9], break_rails=4, rail=True), race=[2, 2])
