@@ -1,0 +1,174 @@
+# HD44780 LCD (20x4, 16x2) on a PCF8574 I2C backpack: Turkish letters in CGRAM, changed cells only.
+# Backpack wiring (the common one): P0=RS, P1=RW, P2=E, P3=backlight, P4..P7=D4..D7.
+# ROM A00 (the usual Japanese ROM) has o- and u-umlaut (0xEF, 0xF5) but no other Turkish letter,
+# so the other ten (ı İ ş Ş ğ Ğ ç Ç Ö Ü) are loaded into the 8 CGRAM slots, as many as a screen
+# needs; a screen needing more than 8 shows the rest as their ASCII base letter.
+from . import glyphs
+
+try:
+    from micropython import const
+except ImportError:
+    const = lambda x: x  # noqa: E731
+
+_RS = const(0x01)
+_E = const(0x04)
+_BL = const(0x08)
+_CLEAR = const(0x01)
+_ENTRY_INC = const(0x06)
+_DISPLAY_ON = const(0x0C)
+_DISPLAY_OFF = const(0x08)
+_FUNC_4BIT_2LINE = const(0x28)
+_FUNC_4BIT_1LINE = const(0x20)
+_SET_CGRAM = const(0x40)
+_SET_DDRAM = const(0x80)
+_SPACE = const(0x20)
+
+
+def _default_sleep_ms(ms):
+    import time
+
+    f = getattr(time, "sleep_ms", None)
+    if f is not None:
+        f(ms)
+    else:
+        time.sleep(ms / 1000)
+
+
+class Lcd:
+    # i2c: a machine.I2C (or SoftI2C); addr 0x27 (PCF8574T) or 0x3F (PCF8574AT).
+    # sleep_ms: the wait used during the power-on init (tests pass a no-op).
+    def __init__(self, i2c, addr=0x27, cols=20, rows=4, backlight=True, sleep_ms=None):
+        self.i2c = i2c
+        self.addr = addr
+        self.cols = cols
+        self.rows = rows
+        self._bl = _BL if backlight else 0
+        self._sleep = sleep_ms or _default_sleep_ms
+        self._row_addr = (0x00, 0x40, cols, 0x40 + cols)
+        self._shown = bytearray(cols * rows)  # character code in each cell, row by row
+        self._slots = [""] * 8  # Turkish letter held by each CGRAM slot ("" = free)
+        self._out = bytearray()
+        self._init()
+
+    # -- bus level
+    def _nibble(self, nib, rs):
+        b = (nib << 4) | self._bl | rs
+        self._out.append(b | _E)
+        self._out.append(b)  # E falling edge latches the nibble
+
+    def _byte(self, value, rs=0):
+        self._nibble(value >> 4, rs)
+        self._nibble(value & 0x0F, rs)
+
+    def _flush(self):
+        if self._out:
+            self.i2c.writeto(self.addr, self._out)
+            self._out = bytearray()
+
+    def _init(self):
+        sl = self._sleep
+        sl(50)
+        self.i2c.writeto(self.addr, bytes((self._bl,)))
+        for wait in (5, 1, 1):  # three times "8-bit mode", whatever state the LCD was in
+            self._nibble(0x3, 0)
+            self._flush()
+            sl(wait)
+        self._nibble(0x2, 0)  # 4-bit mode
+        self._byte(_FUNC_4BIT_2LINE if self.rows > 1 else _FUNC_4BIT_1LINE)
+        self._byte(_DISPLAY_OFF)
+        self._byte(_CLEAR)
+        self._flush()
+        sl(2)
+        self._byte(_ENTRY_INC)
+        self._byte(_DISPLAY_ON)
+        self._flush()
+        for i in range(len(self._shown)):
+            self._shown[i] = _SPACE
+        for i in range(8):
+            self._slots[i] = ""
+
+    def backlight(self, on):
+        self._bl = _BL if on else 0
+        self.i2c.writeto(self.addr, bytes((self._bl,)))
+
+    def invalidate(self):
+        # Forget what is shown: the next show() writes every cell and reloads the glyphs.
+        for i in range(len(self._shown)):
+            self._shown[i] = 0xFF
+        for i in range(8):
+            self._slots[i] = ""
+
+    # -- screen level
+    def _pick_slots(self, lines):
+        # Turkish letters this screen needs from CGRAM (first 8 by first appearance) into slots:
+        # keep those already loaded, load the others into free slots. Returns the letters kept.
+        want = []
+        for text in lines:
+            for ch in text[: self.cols]:
+                if ch not in want and glyphs.LCD_TR.find(ch) >= 0:
+                    want.append(ch)
+        want = want[:8]
+        slots = self._slots
+        for i in range(8):
+            if slots[i] not in want:
+                slots[i] = ""
+        for ch in want:
+            if ch in slots:
+                continue
+            i = slots.index("")
+            slots[i] = ch
+            k = glyphs.LCD_TR.find(ch) * 8
+            self._byte(_SET_CGRAM | (i << 3))
+            for j in range(8):
+                self._byte(glyphs.LCD5[k + j], _RS)
+        return want
+
+    def _code(self, ch):
+        if " " <= ch <= "}" and ch != "\\":
+            return ord(ch)
+        if ch in self._slots:
+            return self._slots.index(ch)
+        for c, code in glyphs.LCD_ROM:
+            if ch == c:
+                return code
+        if ch == "\\":
+            return ord("/")
+        if ch == "~":
+            return ord("-")
+        return ord(glyphs.base(ch))
+
+    def show(self, lines):
+        # lines: up to `rows` strings (longer ones are cut). Returns how many cells were written.
+        self._pick_slots(lines)
+        cols = self.cols
+        shown = self._shown
+        written = 0
+        row_codes = bytearray(cols)
+        for r in range(self.rows):
+            text = lines[r] if r < len(lines) else ""
+            n = len(text)
+            for c in range(cols):
+                row_codes[c] = self._code(text[c]) if c < n else _SPACE
+            base = r * cols
+            c = 0
+            while c < cols:
+                if shown[base + c] == row_codes[c]:
+                    c += 1
+                    continue
+                # a run of changed cells; one unchanged cell inside is cheaper to rewrite than
+                # a new address command
+                end = c + 1
+                while end < cols and (
+                    shown[base + end] != row_codes[end]
+                    or (end + 1 < cols and shown[base + end + 1] != row_codes[end + 1])
+                ):
+                    end += 1
+                self._byte(_SET_DDRAM | (self._row_addr[r] + c))
+                for k in range(c, end):
+                    self._byte(row_codes[k], _RS)
+                    if shown[base + k] != row_codes[k]:
+                        shown[base + k] = row_codes[k]
+                        written += 1
+                c = end
+        self._flush()
+        return written

@@ -1,0 +1,148 @@
+# Text screen on a FrameBuffer OLED (ssd1306, sh1106): 8x8 and 2x text, Turkish letters, diffs only.
+import framebuf
+
+from . import glyphs
+
+try:
+    from micropython import const
+except ImportError:
+    const = lambda x: x  # noqa: E731
+
+_SET_COL_ADDR = const(0x21)
+_SET_PAGE_ADDR = const(0x22)
+
+
+class Oled:
+    # disp: a FrameBuffer-like display (ssd1306.SSD1306_I2C, sh1106.SH1106_I2C, ...): it needs
+    # fill_rect, text, blit, pixel and show; partial updates use show_pages(p0, p1) when the display
+    # has it, else the SSD1306 column/page window through write_cmd/write_data.
+    def __init__(self, disp, width=0, height=0, partial=True):
+        self.disp = disp
+        self.width = width or disp.width
+        self.height = height or disp.height
+        self.cols = self.width // 8  # 16 on 128x64
+        self.rows = self.height // 8  # 8 on 128x64
+        self.partial = partial
+        self._keys = [""] * self.rows  # what each text row shows now ("": unknown)
+        self._gbuf = bytearray(8)
+        self._gfb = framebuf.FrameBuffer(self._gbuf, 8, 8, framebuf.MONO_VLSB)
+
+    def invalidate(self):
+        # Forget what is on the panel: the next show() redraws every row.
+        for i in range(self.rows):
+            self._keys[i] = ""
+
+    def clear(self):
+        self.disp.fill(0)
+        self.disp.show()
+        for i in range(self.rows):
+            self._keys[i] = "n"
+
+    def show(self, lines, big=(), inverse=()):
+        # lines: up to `rows` strings, one per text row (16 chars on 128x64; longer is cut).
+        # big: indexes of rows drawn at double size (8 chars); such a row also covers the next one,
+        # whose entry in lines is ignored. inverse: indexes of rows drawn light on dark.
+        # Returns how many text rows were redrawn (0: nothing was sent to the panel).
+        rows = self.rows
+        keys = self._keys
+        changed = 0
+        lo = rows
+        hi = -1
+        i = 0
+        while i < rows:
+            text = lines[i] if i < len(lines) else ""
+            inv = "i" if i in inverse else "n"
+            if i in big and i + 1 < rows:
+                key = "B" + inv + text
+                span = 2
+            else:
+                key = inv + text
+                span = 1
+            if keys[i] != key or (span == 2 and keys[i + 1] != "^"):
+                self._draw_row(i, text, span, inv == "i")
+                keys[i] = key
+                if span == 2:
+                    keys[i + 1] = "^"
+                changed += span
+                if i < lo:
+                    lo = i
+                hi = i + span - 1
+            elif hi >= lo:
+                self._flush(lo, hi)  # a run of changed rows ended
+                lo = rows
+                hi = -1
+            i += span
+        if hi >= lo:
+            self._flush(lo, hi)
+        if changed and not self.partial:
+            self.disp.show()
+        return changed
+
+    def _flush(self, p0, p1):
+        # Send pages p0..p1 (text rows) of the frame buffer to the panel.
+        d = self.disp
+        if not self.partial:
+            return
+        f = getattr(d, "show_pages", None)
+        if f is not None:
+            f(p0, p1)
+            return
+        if not (hasattr(d, "write_cmd") and hasattr(d, "buffer")):
+            d.show()
+            return
+        w = self.width
+        x0 = (128 - w) // 2 if w < 128 else 0
+        for c in (_SET_COL_ADDR, x0, x0 + w - 1, _SET_PAGE_ADDR, p0, p1):
+            d.write_cmd(c)
+        d.write_data(memoryview(d.buffer)[p0 * w : (p1 + 1) * w])
+
+    def _draw_row(self, row, text, span, inv):
+        d = self.disp
+        fg = 0 if inv else 1
+        y = row * 8
+        d.fill_rect(0, y, self.width, 8 * span, 1 - fg)
+        if span == 2:
+            x = 0
+            for ch in text[: self.cols // 2]:
+                self._load(ch)
+                g = self._gfb
+                for gy in range(8):
+                    for gx in range(8):
+                        if g.pixel(gx, gy):
+                            d.fill_rect(x + 2 * gx, y + 2 * gy, 2, 2, fg)
+                x += 16
+            return
+        # Runs of plain ASCII go through fb.text in one call; Turkish letters are blitted.
+        text = text[: self.cols]
+        start = 0
+        n = len(text)
+        k = 0
+        while k <= n:
+            ch = text[k] if k < n else ""
+            if k == n or not (" " <= ch <= "~"):
+                if k > start:
+                    d.text(text[start:k], start * 8, y, fg)
+                if k < n:
+                    self._load(ch)
+                    if inv:
+                        b = self._gbuf
+                        for j in range(8):
+                            b[j] ^= 0xFF
+                    d.blit(self._gfb, k * 8, y)
+                start = k + 1
+            k += 1
+
+    def _load(self, ch):
+        # Put the 8x8 glyph of ch into the scratch buffer.
+        b = self._gbuf
+        i = glyphs.TR.find(ch)
+        if i >= 0:
+            o = i * 8
+            src = glyphs.OLED8
+            for j in range(8):
+                b[j] = src[o + j]
+            return
+        if not (" " <= ch <= "~"):
+            ch = "?"
+        self._gfb.fill(0)
+        self._gfb.text(ch, 0, 0, 1)

@@ -1,0 +1,179 @@
+# mp: yes
+# OLED screens through the real ssd1306 driver (and SH1106 subclass) on a fake I2C bus, read back.
+# host_tools.fakes first: it puts firmware/lib (and on CPython the framebuf stand-in) on sys.path.
+from host_tools import fakes  # noqa: I001
+from host_tools.fakes import oled as fo
+
+import ssd1306  # noqa: E402  (vendored micropython-lib driver, firmware/lib)
+
+from firmware.drivers.oled import Oled  # noqa: E402
+from firmware.drivers.sh1106 import SH1106_I2C  # noqa: E402
+
+ENGLISH = [
+    "Ann      57/100",
+    "Bob      -3/100",
+    "Inning 12 Run 4",
+    "High run 23",
+    "Ann: foul 2!",
+    "",
+    "",
+    "1 ok  7 undo",
+]
+TURKISH = [
+    "Şükrü Çağ  57",
+    "İlkay Öz   -3",
+    "Sıra: Ayşe",
+    "Iğdır ÖĞÜŞÇ",
+    "ıİşŞğĞçÇöÖüÜ",
+    "",
+    "",
+    "Geri al: 7",
+]
+
+
+def make(sh=False):
+    i2c = fakes.FakeI2C()
+    disp = SH1106_I2C(128, 64, i2c) if sh else ssd1306.SSD1306_I2C(128, 64, i2c)
+    return i2c, disp, Oled(disp)
+
+
+def screen(i2c, sh=False):
+    return fo.read_text(fo.decode_ssd1306(i2c.records, sh1106=sh))
+
+
+def test_english_screen_reads_back():
+    i2c, disp, oled = make()
+    assert oled.cols == 16 and oled.rows == 8
+    assert oled.show(ENGLISH) == 8
+    assert screen(i2c) == ENGLISH
+
+
+def test_turkish_letters_read_back():
+    i2c, disp, oled = make()
+    oled.show(TURKISH)
+    assert screen(i2c) == TURKISH
+
+
+def test_decoded_bitmap_is_the_frame_buffer():
+    i2c, disp, oled = make()
+    oled.show(TURKISH)
+    bm = fo.decode_ssd1306(i2c.records)
+    assert len(bm) == 64 and len(bm[0]) == 128
+    for y in range(64):
+        row = bm[y]
+        for x in range(128):
+            assert row[x] == disp.pixel(x, y), (x, y)
+
+
+def test_identical_screen_sends_nothing():
+    i2c, disp, oled = make()
+    oled.show(ENGLISH)
+    m = i2c.mark()
+    assert oled.show(list(ENGLISH)) == 0
+    assert i2c.nbytes(m) == 0
+
+
+def test_changed_line_sends_only_its_page():
+    i2c, disp, oled = make()
+    oled.show(ENGLISH)
+    m = i2c.mark()
+    disp.show()
+    full = i2c.nbytes(m)
+    lines = list(ENGLISH)
+    lines[1] = "Bob      -2/100"
+    m = i2c.mark()
+    assert oled.show(lines) == 1
+    sent = i2c.nbytes(m)
+    assert sent < full // 4, (sent, full)
+    assert screen(i2c) == lines
+
+
+def test_two_separate_changes_send_two_windows():
+    i2c, disp, oled = make()
+    oled.show(ENGLISH)
+    lines = list(ENGLISH)
+    lines[0] = "Ann      58/100"
+    lines[7] = "2 miss"
+    m = i2c.mark()
+    assert oled.show(lines) == 2
+    assert i2c.nbytes(m) < 2 * (129 + 12) + 1
+    assert screen(i2c) == lines
+
+
+def test_big_rows_read_back():
+    i2c, disp, oled = make()
+    lines = ["Ann", "57", "", "Bob", "-3", "", "Şut: Ann", ""]
+    oled.show(lines, big=(1, 4))
+    got = screen(i2c)
+    assert got == ["Ann", "57", "", "Bob", "-3", "", "Şut: Ann", ""], got
+    assert fo.read_text(fo.decode_ssd1306(i2c.records), big=(1, 4))[1] == "57"
+    # only the big row changes: two pages go out
+    lines[1] = "58"
+    m = i2c.mark()
+    assert oled.show(lines, big=(1, 4)) == 2
+    assert i2c.nbytes(m) < 2 * 128 + 20
+    assert screen(i2c)[1] == "58"
+
+
+def test_big_turkish_letters():
+    i2c, disp, oled = make()
+    oled.show(["", "ÇĞİÖŞÜ"], big=(1,))
+    assert screen(i2c)[1] == "ÇĞİÖŞÜ"
+
+
+def test_inverse_row_reads_back():
+    i2c, disp, oled = make()
+    lines = ["Ann  57", "Bob  -3 şğ"]
+    oled.show(lines, inverse=(1,))
+    bm = fo.decode_ssd1306(i2c.records)
+    assert bm[8][127] == 1  # the row's background is lit
+    assert screen(i2c)[:2] == lines
+
+
+def test_long_lines_are_cut_and_unknown_letters_shown_as_question_mark():
+    i2c, disp, oled = make()
+    oled.show(["0123456789abcdefXYZ", "café ~"])
+    got = screen(i2c)
+    assert got[0] == "0123456789abcdef"
+    assert got[1] == "caf? ~"
+
+
+def test_invalidate_redraws_everything():
+    i2c, disp, oled = make()
+    oled.show(ENGLISH)
+    oled.invalidate()
+    assert oled.show(ENGLISH) == 8
+
+
+def test_poweroff_is_dark():
+    i2c, disp, oled = make()
+    oled.show(ENGLISH)
+    disp.poweroff()
+    bm = fo.decode_ssd1306(i2c.records)
+    assert not any([any(r) for r in bm])
+    disp.poweron()
+    assert screen(i2c) == ENGLISH
+
+
+def test_sh1106_subclass_pages_with_column_offset():
+    i2c, disp, oled = make(sh=True)
+    oled.show(TURKISH)
+    assert screen(i2c, sh=True) == TURKISH
+    d = fo.Ssd1306Decoder(sh1106=True).feed(i2c.records)
+    assert d.ram[0] == 0 and d.ram[1] == 0  # columns 0 and 1 are off-panel
+    lines = list(TURKISH)
+    lines[2] = "Sıra: Şükrü"
+    m = i2c.mark()
+    assert oled.show(lines) == 1
+    assert i2c.nbytes(m) == 3 * 2 + 129  # page, column low, column high + one page of data
+    assert screen(i2c, sh=True) == lines
+
+
+def test_fake_i2c_scan_and_missing_device():
+    i2c = fakes.FakeI2C(devices=(0x3C,))
+    assert i2c.scan() == [0x3C]
+    try:
+        i2c.writeto(0x3D, b"\x00")
+    except OSError:
+        return
+    raise AssertionError("no OSError for a missing device")
