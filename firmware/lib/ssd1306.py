@@ -2,8 +2,10 @@
 # ruff: noqa
 # Source: PyPI micropython-ssd1306 0.3 (2021-01), a verbatim copy of MicroPython's
 # drivers/display/ssd1306.py of that time (since moved to micropython-lib as
-# micropython/drivers/display/ssd1306/ssd1306.py). sha256 of the original file:
+# micropython/drivers/display/ssd1306/ssd1306.py). The package ships it with CRLF line ends;
+# here they are LF, nothing else differs. sha256 of the original (CRLF) file:
 # fcdaff406b4c5cc56bc99a5cb1e85d58be2108b43d1bb50c432062323a48edb7
+# and of the text below this block (LF): d82cf03fe392727b18793b7de0c4ddb27e2fdbbed0dc7f8b8ae40f8d2be4f442
 # Nothing below this block may be edited; update by replacing it with a newer upstream copy.
 
 # MicroPython SSD1306 OLED driver, I2C and SPI interfaces
