@@ -56,7 +56,7 @@ class Refused(Exception):
     """An event not allowed now; the state is left as it was."""
 
     def __init__(self, rule, key, *args):
-        Exception.__init__(self, rule + ": " + MESSAGES[key].format(*args))
+        super().__init__(rule + ": " + MESSAGES[key].format(*args))
         self.rule = rule
         self.key = key
         self.args_ = args

@@ -1,0 +1,584 @@
+# Controller: key events -> match events and the screen model (docs/ui-contract.md); pure, no I/O.
+from firmware import rules
+from firmware.match import Match
+
+NAMES = ("Ali", "Ayşe", "Burak", "Can", "Deniz", "Elif", "Emre", "Furkan", "Gül", "Hakan",
+         "Mehmet", "Zeynep", "P1", "P2")
+TARGETS = (25, 40, 50, 60, 75, 100, 125, 150, 200)
+GAMES = ("14.1", "8ball", "9ball")
+BREAKS = ("alternate", "winner", "loser")
+BUTTONS = ("P1", "P2", "FOUL", "UNDO", "MISS", "OK")
+_LABEL_MENU_BUTTONS = (("P1", "down"), ("P2", "next"), ("FOUL", "ok"), ("UNDO", "back"))
+_LABEL_MENU_KEYS = (("2", "up"), ("8", "down"), ("6", "next"), ("5", "ok"), ("D", "back"))
+
+
+class Controller:
+    def __init__(self, layout="keypad", lang="en", game="14.1"):
+        self.layout = layout
+        self.lang = lang
+        self.match = Match()
+        self.version = 0
+        self.mode = "setup"
+        self.entry = []
+        self.shift = False
+        self.msg = None
+        self.fault = None
+        self.cursor = 0
+        self.confirm = None
+        self.ask = None        # 14.1 rack positions being asked: [shot event, cue_in, ball_in]
+        self.cfg = {"game": game, "p1": "P1", "p2": "P2", "t1": 100, "t2": 100, "r1": 5,
+                    "r2": 5, "break": None, "three": True, "nine": "win"}
+
+    # ------------------------------------------------------------ model
+
+    def _items(self):
+        m = self.mode
+        if m == "setup":
+            c = self.cfg
+            g = c["game"]
+            it = [["game", "set", g], ["player1", "set", c["p1"]], ["player2", "set", c["p2"]]]
+            if g == "14.1":
+                it += [["target1", "set", c["t1"]], ["target2", "set", c["t2"]]]
+            else:
+                it += [["race1", "set", c["r1"]], ["race2", "set", c["r2"]],
+                       ["break", "set", c["break"] or self._default_break()]]
+            it.append(["three_foul", "set", c["three"]])
+            if g == "9ball":
+                it.append(["nine_on_break", "set", c["nine"]])
+            it += [["lang", "set", self.lang], ["start", "start", None]]
+            return it
+        if m == "menu":
+            s = self.match.s
+            it = []
+            if s and s["winner"] is None and s["shooter"] is not None:
+                if s["push"]:
+                    it.append(["push", "push", None])
+                it += [["touch", "touch", "G5.4"], ["double", "double", "G5.11"],
+                       ["off", "off", None], ["called_foul", "called_foul", self._called()]]
+                if s["game"] != "14.1":
+                    it.append(["won_rack", "won_rack", None])
+            it += [["help", "help", None], ["lang", "lang", self.lang],
+                   ["newmatch", "newmatch", "?" if self.confirm == "newmatch" else None],
+                   ["back", "back", None]]
+            return it
+        if m == "help":
+            return [[k, a, None] for k, a in self._play_keys()]
+        if m == "rackq":
+            return [["cue_in_rack", "toggle", self.ask[1]],
+                    ["ball_in_rack", "toggle", self.ask[2]], ["ok", "ok", None]]
+        return []
+
+    def _called(self):
+        return rules.CALLED_FOULS[self.cfg.get("foul_i", 0) % len(rules.CALLED_FOULS)]
+
+    def _default_break(self):
+        return "winner" if self.cfg["game"] == "9ball" else "alternate"
+
+    def _play_keys(self):
+        if self.layout == "buttons":
+            return (("P1", "made"), ("P2", "made"), ("FOUL", "foul"), ("long:FOUL", "scratch"),
+                    ("UNDO", "undo"), ("long:UNDO", "menu"), ("MISS", "miss"), ("OK", "safe"),
+                    ("long:P1", "won_rack"))
+        return (("A", "made"), ("B", "miss"), ("*", "safe"), ("C", "foul"), ("0", "scratch"),
+                ("D", "undo"), ("#", "shift"), ("##", "menu"), ("#*", "help"))
+
+    def _hints(self):
+        m = self.mode
+        s = self.match.s
+        b = self.layout == "buttons"
+        if m in ("setup", "menu", "help", "rackq"):
+            return [list(x) for x in (_LABEL_MENU_BUTTONS if b else _LABEL_MENU_KEYS)]
+        if m == "lag":
+            return [["P1" if b else "1", "lag0"], ["P2" if b else "2", "lag1"]]
+        if m == "choice":
+            opts = rules.OPTIONS[s["pending"][1]]
+            if b:
+                who = "P1" if s["pending"][0] == 0 else "P2"
+                return [[who, opts[self.cursor % len(opts)]], ["FOUL", "next"]]
+            return [[str(i + 1), o] for i, o in enumerate(self._options())]
+        if m == "over":
+            return [["long:UNDO" if b else "D", "undo"], ["long:UNDO" if b else "##", "menu"]]
+        if b:
+            me = "P1" if s["shooter"] == 0 else "P2"
+            other = "P2" if me == "P1" else "P1"
+            return [[me, "made"], [other, "miss"], ["FOUL", "foul"], ["UNDO", "undo"]]
+        return [["A", "made"], ["B", "miss"], ["C", "foul"], ["D", "clear" if self.entry
+                                                               else "undo"]]
+
+    def _options(self):
+        """Keypad choice options in order, with the named-breaker re-rack of A7 split out."""
+        kind = self.match.s["pending"][1]
+        opts = list(rules.OPTIONS[kind])
+        if kind in ("E3", "E3s"):
+            opts.append("rerack_other")
+        return opts
+
+    def model(self):
+        s = self.match.s
+        return {"mode": self.mode, "lang": self.lang, "s": s,
+                "state": self.match.state(), "entry": list(self.entry), "shift": self.shift,
+                "msg": self.msg, "hints": self._hints(), "items": self._items(),
+                "cursor": self.cursor, "fault": self.fault, "layout": self.layout}
+
+    # ------------------------------------------------------------ keys
+
+    def key(self, kind, name):
+        """Handle one key event from the input layer. Never raises."""
+        self.version += 1
+        if kind in ("stuck", "chatter"):
+            self.fault = [kind, name]
+            return
+        self.fault = None
+        try:
+            self._key(kind == "long", name)
+        except (rules.Refused, ValueError) as e:
+            self._refused(e)
+
+    def _refused(self, e):
+        if isinstance(e, rules.Refused):
+            self.msg = ["refused", e.rule, e.key] + list(e.args_)
+        else:
+            self.msg = ["bad_key", str(e)]
+
+    def _key(self, long, k):
+        m = self.mode
+        self.msg = None
+        if m in ("setup", "menu", "help", "rackq"):
+            return self._list_key(long, k)
+        if m == "lag":
+            if k in ("D", "UNDO"):         # back to the settings
+                self.match = Match()
+                self.mode = "setup"
+                return
+            i = {"1": 0, "2": 1, "P1": 0, "P2": 1}.get(k)
+            if i is None:
+                return self._bad(k)
+            return self._send({"t": "lag", "breaker": i})
+        if self.layout == "buttons":
+            return self._button(long, k)
+        return self._keypad(k)
+
+    def _bad(self, k):
+        self.msg = ["bad_key", k]
+
+    def _after(self):
+        """Pick the mode from the match after an accepted event."""
+        s = self.match.s
+        self.entry = []
+        self.shift = False
+        self.cursor = 0
+        if s is None:
+            self.mode = "setup"
+        elif s["shooter"] is None and s["winner"] is None:
+            self.mode = "lag"
+        elif s["winner"] is not None:
+            self.mode = "over"
+        elif s["pending"]:
+            self.mode = "choice"
+        else:
+            self.mode = "play"
+
+    def _send(self, *evs):
+        """Apply events as one step: all are accepted or none (a refusal undoes the rest)."""
+        done = 0
+        try:
+            for ev in evs:
+                self.match.apply(ev)
+                done += 1
+        except rules.Refused as e:
+            for _ in range(done):
+                self.match.apply({"t": "undo"})
+            self._refused(e)
+            return False
+        self._after()
+        return True
+
+    def _undo(self):
+        if self._send({"t": "undo"}):
+            self.msg = ["undone"]
+
+    # ------------------------------------------------------------ play: keypad
+
+    def _keypad(self, k):
+        s = self.match.s
+        if self.mode in ("over",):
+            if k == "D":
+                return self._undo()
+            if k == "#":
+                if self.shift:
+                    self.shift = False
+                    return self._open_menu()
+                self.shift = True
+                return
+            return self._bad(k)
+        if self.mode == "choice":
+            if k.isdigit() and 1 <= int(k) <= len(self._options()):
+                return self._choose(self._options()[int(k) - 1])
+            if k == "D":
+                return self._undo()
+            return self._bad(k)
+        if k == "#":
+            if self.shift:
+                self.shift = False
+                return self._open_menu()
+            self.shift = True
+            return
+        if k == "*" and self.shift:
+            self.shift = False
+            self.mode = "help"
+            self.cursor = 0
+            return
+        if k.isdigit():
+            b = int(k) + (10 if self.shift else 0)
+            self.shift = False
+            full = 9 if s["game"] == "9ball" else 15
+            if b > full:
+                return self._bad("#" + k)
+            if b in self.entry:
+                self.entry.remove(b)
+            elif len(self.entry) >= full + 1:
+                self.msg = ["entry_full"]
+            else:
+                self.entry.append(b)
+            return
+        self.shift = False
+        if k == "A":
+            return self._made()
+        if k == "B":
+            return self._shot_miss()
+        if k == "*":
+            return self._shot_safe()
+        if k == "C":
+            return self._shot_foul(None)
+        if k == "D":
+            if self.entry:
+                self.entry = []
+                return
+            return self._undo()
+        return self._bad(k)
+
+    # ------------------------------------------------------------ play: buttons
+
+    def _button(self, long, k):
+        s = self.match.s
+        if k not in BUTTONS:
+            return self._bad(k)
+        if k == "UNDO":
+            return self._open_menu() if long else self._undo()
+        if self.mode == "over":
+            return self._bad(k)
+        if self.mode == "choice":
+            by = s["pending"][0]
+            opts = rules.OPTIONS[s["pending"][1]]
+            if k == "FOUL":
+                self.cursor = (self.cursor + 1) % len(opts)
+                return
+            if k in ("P1", "P2"):
+                if (0 if k == "P1" else 1) != by:
+                    self.msg = ["not_yours", by]
+                    return
+                return self._choose(opts[self.cursor % len(opts)])
+            return self._bad(k)
+        me = s["shooter"]
+        if k == "FOUL":
+            if long:
+                self.entry = [0]
+            return self._shot_foul(None)
+        if k == "MISS":
+            return self._shot_miss()
+        if k == "OK":
+            return self._shot_safe()
+        who = 0 if k == "P1" else 1
+        if long:
+            return self._won_rack(who)
+        if who == me:
+            return self._made()
+        return self._shot_miss()
+
+    # ------------------------------------------------------------ shots
+
+    def _objs(self):
+        return [b for b in self.entry if b]
+
+    def _legal_first(self):
+        """The ball a legal shot hits first: the called ball, else the lowest legal one."""
+        s = self.match.s
+        t = s["table"]
+        objs = self._objs()
+        if s["game"] == "9ball":
+            return t[0]
+        if s["game"] == "14.1":
+            return objs[0] if objs else 1
+        if s["breaking"]:
+            return t[0]
+        if objs and objs[0] != 8:
+            return objs[0]
+        g = s["groups"]
+        if g is None:
+            return [b for b in t if b != 8][0] if len(t) > 1 else 8
+        own = [b for b in t if rules.group_of(b) == g[s["shooter"]]]
+        return own[0] if own else 8
+
+    def _base(self):
+        s = self.match.s
+        ev = {"t": "shot", "first": self._legal_first(), "rail": True}
+        if s["breaking"]:
+            ev["break_rails"] = 4
+            ev["cue_rail"] = True
+        return ev
+
+    def _made(self):
+        s = self.match.s
+        ev = self._base()
+        objs = self._objs()
+        if not objs:
+            objs = [ev["first"]]
+        if 0 in self.entry:
+            return self._shot_foul(None)
+        ev["pots"] = objs
+        if s["game"] == "14.1" or s["game"] == "8ball" and not s["breaking"]:
+            ev["call"] = objs[0]                  # S2, E8: the called ball went in (A8)
+            ev["made"] = True
+        if s["game"] == "14.1" and not s["breaking"] and s["left"] - len(objs) <= 1 \
+                and s["p"][s["shooter"]][rules.SCORE] + len(objs) < s["target"][s["shooter"]]:
+            self.ask = [ev, False, False]     # A10: where are the cue ball and the 15th ball?
+            self.mode = "rackq"
+            self.cursor = 0
+            return
+        self._send(ev)
+
+    def _shot_miss(self):
+        ev = self._base()
+        if self._objs():
+            ev["pots"] = self._objs()       # pocketed, but not as called (A8)
+        if 0 in self.entry:
+            return self._shot_foul(None)
+        self._send(ev)
+
+    def _shot_safe(self):
+        s = self.match.s
+        if s["breaking"]:
+            return self._shot_miss()
+        ev = self._base()
+        ev["call"] = "safety"
+        if self._objs():
+            ev["pots"] = self._objs()
+        self._send(ev)
+
+    def _shot_foul(self, rule):
+        """A foul: a scratch when the cue ball is entered, else the referee's rule, else a
+        bad hit (no legal first contact, G3); on a break, a bad break."""
+        s = self.match.s
+        ev = self._base()
+        ev["pots"] = list(self.entry)
+        if s["breaking"]:
+            ev["break_rails"] = 0
+            ev["cue_rail"] = False
+            if 0 not in self.entry and not rule and not self._objs():
+                ev["rail"] = False
+        if rule:
+            ev["foul"] = rule
+        elif 0 not in self.entry and not s["breaking"]:
+            ev["first"] = None
+        self._send(ev)
+
+    def _push(self):
+        ev = {"t": "shot", "call": "push", "first": None, "rail": False}
+        if self.entry:
+            ev["pots"] = list(self.entry)
+        self._send(ev)
+
+    def _off(self):
+        objs = self._objs()
+        ev = self._base()
+        ev["off"] = objs or [0]
+        self._send(ev)
+
+    def _won_rack(self, who):
+        """Long press of a player's button (8/9-ball): that player made the winning ball."""
+        s = self.match.s
+        if s["game"] == "14.1" or s["pending"]:
+            return self._bad("long")
+        evs = []
+        if s["breaking"]:      # a break that leaves the table to who
+            evs.append({"t": "shot", "first": 1, "pots": [1] if s["shooter"] == who else [],
+                        "break_rails": 4, "rail": True})
+        elif s["shooter"] != who:
+            evs.append({"t": "shot", "first": self._legal_first(), "rail": True})
+        evs.append({"t": "shot", "fill": 9 if s["game"] == "9ball" else 8})
+        self._send_filled(evs, who)
+
+    def _send_filled(self, evs, who):
+        """Send events, filling the winning shot's facts from the table as it is by then."""
+        done = 0
+        try:
+            for ev in evs:
+                fill = ev.pop("fill", None)
+                if fill == 9:
+                    ev.update({"first": self.match.s["table"][0], "pots": [9],
+                               "rail": True})
+                elif fill == 8:
+                    for e in self._clear_group(who):
+                        self.match.apply(e)
+                        done += 1
+                    ev.update({"first": 8, "pots": [8], "call": 8, "made": True,
+                               "rail": True})
+                self.match.apply(ev)
+                done += 1
+        except rules.Refused as e:
+            for _ in range(done):
+                self.match.apply({"t": "undo"})
+            self._refused(e)
+            return
+        self._after()
+
+    def _clear_group(self, who):
+        s = self.match.s
+        t = s["table"]
+        g = s["groups"]
+        if g is None:
+            mine = [b for b in t if b < 8] or [b for b in t if b > 8]
+        else:
+            mine = [b for b in t if rules.group_of(b) == g[who]]
+        if not mine:
+            return []
+        return [{"t": "shot", "first": mine[0], "pots": mine, "call": mine[0], "made": True,
+                 "rail": True}]
+
+    # ------------------------------------------------------------ choices
+
+    def _choose(self, opt):
+        s = self.match.s
+        ev = {"t": "choose", "option": opt, "by": s["pending"][0]}
+        if opt == "rerack_other":
+            ev["option"] = "rerack"
+            ev["breaker"] = 1 - s["pending"][0]
+        self._send(ev)
+
+    # ------------------------------------------------------------ lists: setup, menu, help
+
+    def _open_menu(self):
+        self.mode = "menu"
+        self.cursor = 0
+        self.confirm = None
+
+    def _list_key(self, long, k):
+        items = self._items()
+        n = len(items)
+        b = self.layout == "buttons"
+        if (k == "2" and not b):
+            self.cursor = (self.cursor - 1) % n
+        elif (k == "8" and not b) or (k == "P1" and b):
+            self.cursor = (self.cursor + 1) % n
+        elif (k in ("4", "6") and not b) or (k == "P2" and b):
+            self._change(items[self.cursor], -1 if k == "4" else 1)
+        elif (k in ("5", "#", "A") and not b) or (k in ("FOUL", "OK") and b):
+            self._ok(items[self.cursor])
+        elif (k == "D" and not b) or (k == "UNDO" and b):
+            self._back()
+        else:
+            self._bad(k)
+
+    def _back(self):
+        if self.mode == "setup":
+            return
+        if self.mode == "rackq":
+            self.ask = None
+        self._after()
+
+    def _change(self, item, d):
+        key, act = item[0], item[1]
+        c = self.cfg
+        if self.mode == "rackq":
+            if act == "toggle":
+                i = 1 if key == "cue_in_rack" else 2
+                self.ask[i] = not self.ask[i]
+            return
+        if act == "called_foul":
+            c["foul_i"] = c.get("foul_i", 0) + d
+            return
+        if key == "lang" or act == "lang":
+            self.lang = "tr" if self.lang == "en" else "en"
+            return
+        if act != "set":
+            return
+        if key == "game":
+            c["game"] = _step(GAMES, c["game"], d)
+            c["break"] = None
+        elif key in ("player1", "player2"):
+            f = "p1" if key == "player1" else "p2"
+            c[f] = _step(NAMES, c[f], d)
+        elif key in ("target1", "target2"):
+            f = "t" + key[-1]
+            c[f] = _step(TARGETS, c[f], d)
+        elif key in ("race1", "race2"):
+            f = "r" + key[-1]
+            c[f] = (c[f] - 1 + d) % 15 + 1
+        elif key == "break":
+            c["break"] = _step(BREAKS, c["break"] or self._default_break(), d)
+        elif key == "three_foul":
+            c["three"] = not c["three"]
+        elif key == "nine_on_break":
+            c["nine"] = "spot" if c["nine"] == "win" else "win"
+
+    def _ok(self, item):
+        act = item[1]
+        if self.mode == "rackq":
+            if act == "ok":
+                ev, cue_in, ball_in = self.ask
+                self.ask = None
+                self.mode = "play"
+                if cue_in:
+                    ev["cue_in_rack"] = True
+                if ball_in:
+                    ev["ball_in_rack"] = True
+                self._send(ev)
+            else:
+                self._change(item, 1)
+            return
+        if act == "start":
+            return self._start()
+        if act in ("set", "lang"):
+            return self._change(item, 1)
+        if act == "back":
+            return self._back()
+        if act == "help":
+            self.mode = "help"
+            self.cursor = 0
+            return
+        if act == "newmatch":
+            if self.confirm != "newmatch":
+                self.confirm = "newmatch"
+                return
+            v = self.version
+            self.__init__(self.layout, self.lang, self.cfg["game"])
+            self.version = v
+            return
+        if act == "push":
+            return self._push()
+        if act in ("touch", "double", "called_foul"):
+            return self._shot_foul(item[2])
+        if act == "off":
+            return self._off()
+        if act == "won_rack":
+            return self._won_rack(self.match.s["shooter"])
+
+    def _start(self):
+        c = self.cfg
+        ev = {"t": "new", "game": c["game"], "players": [c["p1"], c["p2"]],
+              "three_foul": c["three"]}
+        if c["game"] == "14.1":
+            ev["target"] = [c["t1"], c["t2"]]
+        else:
+            ev["race"] = [c["r1"], c["r2"]]
+            ev["break"] = c["break"] or self._default_break()
+            if c["game"] == "9ball":
+                ev["nine_on_break"] = c["nine"]
+        self.match = Match()
+        if self._send(ev):
+            self.msg = ["started"]
+
+
+def _step(values, cur, d):
+    i = values.index(cur) if cur in values else 0
+    return values[(i + d) % len(values)]

@@ -1,0 +1,115 @@
+# mp: yes
+# Key-press scripts for whole matches give the same final state as the equivalent event files.
+from firmware.ui import Controller
+from tests.helpers import play
+
+
+def run_keys(layout, game, keys):
+    c = Controller(layout, game=game)
+    for k in keys:
+        kind = "press"
+        if k.startswith("long:"):
+            kind, k = "long", k[5:]
+        c.key(kind, k)
+        assert c.msg is None or c.msg[0] != "refused", (k, c.msg)
+    return c
+
+
+def check(c, events):
+    want = play(*events).state()
+    assert c.match.state() == want, (c.match.state(), want)
+    assert c.match.state()["winner"] is not None
+
+
+def test_straight_pool_match_by_keypad():
+    keys = ["8", "6", "6", "8", "6", "6", "8"] + ["4"] * 5 + ["8"] + ["4"] * 5 + \
+        ["8", "8", "8", "5",                     # setup: Ali v Ayşe to 25, start
+         "2",                                    # lag: Ayşe breaks
+         "B",                                    # legal dry break (S4 (2))
+         "A",                                    # Ali makes one
+         "3", "5", "A",                          # two balls, the 3 called
+         "B", "D", "B",                          # a miss, undone, entered again
+         "0", "C",                               # Ayşe scratches: -1, BIH kitchen
+         "*",                                    # Ali plays safe
+         "C",                                    # Ayşe fouls again: warning
+         "1", "2", "3", "4", "5", "6", "7", "8", "9", "#", "0", "A",   # ten balls
+         "1", "A", "8", "8", "5",                # the 14th: S10, nothing in the way
+         "1", "2", "3", "4", "5", "6", "7", "8", "9", "#", "0", "#", "1", "A"]
+    c = run_keys("keypad", "14.1", keys)
+    t = {"t": "shot", "first": 1, "rail": True}
+    events = [
+        {"t": "new", "game": "14.1", "players": ["Ali", "Ayşe"], "target": [25, 25]},
+        {"t": "lag", "breaker": 1},
+        {"t": "shot", "first": 1, "rail": True, "break_rails": 2, "cue_rail": True},
+        {"t": "shot", "first": 1, "pots": [1], "call": 1, "made": True, "rail": True},
+        {"t": "shot", "first": 3, "pots": [3, 5], "call": 3, "made": True, "rail": True},
+        t,
+        {"t": "shot", "first": 1, "pots": [0], "rail": True},
+        {"t": "shot", "first": 1, "call": "safety", "rail": True},
+        {"t": "shot", "first": None, "rail": True},
+        {"t": "shot", "first": 1, "pots": list(range(1, 11)), "call": 1, "made": True,
+         "rail": True},
+        {"t": "shot", "first": 1, "pots": [1], "call": 1, "made": True, "rail": True},
+        {"t": "shot", "first": 1, "pots": list(range(1, 12)), "call": 1, "made": True,
+         "rail": True},
+    ]
+    check(c, events)
+    st = c.match.state()
+    assert st["winner"] == 0 and st["players"][0]["score"] == 25
+    assert st["players"][1]["score"] == -2 and st["rack"] == 2
+
+
+def test_eight_ball_match_by_keypad():
+    keys = ["8", "8", "8"] + ["4"] * 4 + ["8"] + ["4"] * 4 + ["8"] * 4 + ["5",
+            "1",                                 # lag: P1 breaks
+            "2", "#", "3", "A",                  # 2 and 13 down on the break
+            "A",                                 # the 1 called and made: solids
+            "4", "D", "B",                       # an entry cleared, then a miss
+            "0", "C",                            # P2 scratches: BIH for P1
+            "3", "4", "5", "6", "7", "A",        # the rest of the solids
+            "A"]                                 # the 8, called: E11
+    c = run_keys("keypad", "8ball", keys)
+    events = [
+        {"t": "new", "game": "8ball", "players": ["P1", "P2"], "race": [1, 1]},
+        {"t": "lag", "breaker": 0},
+        {"t": "shot", "first": 1, "pots": [2, 13], "break_rails": 4, "rail": True},
+        {"t": "shot", "first": 1, "pots": [1], "call": 1, "made": True, "rail": True},
+        {"t": "shot", "first": 3, "rail": True},
+        {"t": "shot", "first": 9, "pots": [0], "rail": True},
+        {"t": "shot", "first": 3, "pots": [3, 4, 5, 6, 7], "call": 3, "made": True,
+         "rail": True},
+        {"t": "shot", "first": 8, "pots": [8], "call": 8, "made": True, "rail": True},
+    ]
+    check(c, events)
+    assert c.match.state()["groups"] == ["solids", "stripes"]
+
+
+def test_nine_ball_match_by_buttons():
+    keys = ["P1"] * 3 + ["P2"] * 12 + ["P1"] + ["P2"] * 12 + ["P1"] * 5 + ["OK",
+            "P1",                                # lag: P1 breaks
+            "P1",                                # the 1 made on the break
+            "MISS",                              # P1 misses the 2
+            "FOUL",                              # P2 fouls: BIH for P1
+            "long:P1",                           # P1 makes the 9: rack 1
+            "P2",                                # P2's button on P1's break: a dry break
+            "long:UNDO", "OK",                   # menu: P2 pushes out
+            "FOUL", "P1",                        # P1 passes it back
+            "long:P2", "UNDO", "long:P2",        # P2 makes the 9 (undone once): rack 2
+            "P2", "long:P2"]                     # P2 breaks, makes the 1, then the 9
+    c = run_keys("buttons", "9ball", keys)
+    events = [
+        {"t": "new", "game": "9ball", "players": ["P1", "P2"], "race": [2, 2]},
+        {"t": "lag", "breaker": 0},
+        {"t": "shot", "first": 1, "pots": [1], "break_rails": 4, "rail": True},
+        {"t": "shot", "first": 2, "rail": True},
+        {"t": "shot", "first": None, "rail": True},
+        {"t": "shot", "first": 2, "pots": [9], "rail": True},
+        {"t": "shot", "first": 1, "break_rails": 4, "rail": True},
+        {"t": "shot", "call": "push", "first": None},
+        {"t": "choose", "option": "pass"},
+        {"t": "shot", "first": 1, "pots": [9], "rail": True},
+        {"t": "shot", "first": 1, "pots": [1], "break_rails": 4, "rail": True},
+        {"t": "shot", "first": 2, "pots": [9], "rail": True},
+    ]
+    check(c, events)
+    assert c.match.state()["winner"] == 1
