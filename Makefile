@@ -1,0 +1,43 @@
+# Build and test frame: `make test` and `make lint` create .venv from requirements-dev.txt.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+# pyright: use the copy bundled in the wheel and system node; no version check online.
+export PYRIGHT_PYTHON_IGNORE_WARNINGS := 1
+
+.PHONY: venv test lint fix sim bench clean
+
+venv: $(STAMP)
+
+# The MicroPython stubs go to .venv/mpstubs, the typeshed of firmware/pyrightconfig.json,
+# and not into the CPython venv, whose host-code checks they would otherwise leak into.
+$(STAMP): requirements-dev.txt
+	$(PY) -m venv $(VENV)
+	grep -v -E '^micropython-(rp2|stdlib)-stubs==' requirements-dev.txt > $(VENV)/req-host.txt
+	grep -E '^micropython-(rp2|stdlib)-stubs==' requirements-dev.txt > $(VENV)/req-stubs.txt
+	$(BIN)/python -m pip install --quiet -r $(VENV)/req-host.txt
+	rm -rf $(VENV)/mpstubs
+	$(BIN)/python -m pip install --quiet --no-deps --target $(VENV)/mpstubs -r $(VENV)/req-stubs.txt
+	touch $@
+
+test: venv
+	$(BIN)/python -m pytest -q tests
+
+lint: venv
+	$(BIN)/ruff check .
+	$(BIN)/pyright -p firmware/pyrightconfig.json
+	$(BIN)/pyright -p pyrightconfig.json
+
+fix: venv
+	$(BIN)/ruff check --fix .
+
+sim: venv
+	$(BIN)/python -m host_tools.sim
+
+bench: venv
+	$(BIN)/python -m host_tools.bench
+
+clean:
+	rm -rf $(VENV) build .pytest_cache .ruff_cache .hypothesis
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
