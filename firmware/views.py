@@ -1,0 +1,567 @@
+# Views: the screen model (docs/ui-contract.md) -> what an OLED, a character LCD or LED digits show.
+# render(model, kind): kind "oled" -> (lines, big, inverse) for drivers.oled.Oled.show (16x8);
+# "lcd20" -> 4 strings of 20; "lcd16" -> 2 strings of 16; "digits" -> 8 characters for Digits.show.
+# Pure functions: no drivers, no time, no I/O. Priorities where rows are short: scores and shooter
+# first, then pending choice > key fault > refusal/message > shot entry > warning > note > hints.
+from firmware import lang, rules
+
+_KINDS = {"oled": (16, 8), "lcd20": (20, 4), "lcd16": (16, 2)}
+
+
+# ---------------------------------------------------------------- text helpers
+
+def pad(s, w):
+    """s left-aligned in exactly w columns (cut if longer)."""
+    s = str(s)
+    return s[:w] if len(s) >= w else s + " " * (w - len(s))
+
+
+def field(s, w):
+    """s right-aligned in w columns (kept whole if longer)."""
+    s = str(s)
+    return s if len(s) >= w else " " * (w - len(s)) + s
+
+
+def fit(left, right, w):
+    """left and right on one line of w columns (at least one space between), left cut to fit."""
+    if not right:
+        return left[:w]
+    room = w - len(right) - 1
+    if room < 1:
+        return right[:w]
+    return pad(left[:room], room) + " " + right
+
+
+def wrap(text, w):
+    """Word-wrap text into lines of at most w columns."""
+    out = []
+    line = ""
+    for word in text.split(" "):
+        while len(word) > w:
+            if line:
+                out.append(line)
+                line = ""
+            out.append(word[:w])
+            word = word[w:]
+        if not line:
+            line = word
+        elif len(line) + 1 + len(word) <= w:
+            line += " " + word
+        else:
+            out.append(line)
+            line = word
+    if line:
+        out.append(line)
+    return out
+
+
+def pack(items, w):
+    """Join short items with spaces into as few lines of w columns as possible."""
+    out = []
+    line = ""
+    for it in items:
+        it = it[:w]
+        if not line:
+            line = it
+        elif len(line) + 1 + len(it) <= w:
+            line += " " + it
+        else:
+            out.append(line)
+            line = it
+    if line:
+        out.append(line)
+    return out
+
+
+def ranges(balls):
+    """Ball numbers as short runs: [1, 3, 4, 5, 9] -> "1 3-5 9"."""
+    out = []
+    i = 0
+    n = len(balls)
+    while i < n:
+        j = i
+        while j + 1 < n and balls[j + 1] == balls[j] + 1:
+            j += 1
+        if j - i >= 2:
+            out.append("%d-%d" % (balls[i], balls[j]))
+        else:
+            for k in range(i, j + 1):
+                out.append(str(balls[k]))
+        i = j + 1
+    return " ".join(out)
+
+
+def average(balls, innings):
+    """Balls per inning with 2 decimals, integer math: (23, 12) -> "1.92"."""
+    if innings <= 0:
+        return "0.00"
+    v = (balls * 1000 // innings + 5) // 10
+    return "%d.%02d" % (v // 100, v % 100)
+
+
+# ---------------------------------------------------------------- model pieces
+
+def _tx(model, key, *args):
+    s = lang.t(model.get("lang") or "en", key)
+    return s.format(*args) if args else s
+
+
+def _name(model, i):
+    st = model.get("state")
+    if st and i is not None and 0 <= i < 2:
+        return st["players"][i]["name"]
+    return "?"
+
+
+def _warned(model, i):
+    """Player i is warned: two consecutive fouls with the three-foul rule on (C-S7, C-E4, C-N3)."""
+    s = model.get("s")
+    st = model["state"]
+    on = s is None or s.get("three", True)
+    return on and st["winner"] is None and st["players"][i]["fouls"] >= 2
+
+
+def _score(model, i, full):
+    st = model["state"]
+    p = st["players"][i]
+    s = model.get("s")
+    if st["game"] == "14.1":
+        v = str(p["score"])
+        if full and s:
+            v += "/" + str(s["target"][i])
+    else:
+        v = str(p["racks"])
+        if full and s:
+            v += "/" + str(s["race"][i])
+    return v
+
+
+def _player_row(model, i, w):
+    st = model["state"]
+    p = st["players"][i]
+    mark = ">" if st["shooter"] == i else ("*" if st["winner"] == i else " ")
+    tags = []
+    g = st["groups"]
+    if g:
+        tags.append(_tx(model, "sol" if g[i] == "solids" else "str"))
+    if p["fouls"]:
+        tags.append("F" + str(p["fouls"]) + ("!" if _warned(model, i) else ""))
+    for full in (True, False):
+        right = " ".join(tags + [_score(model, i, full)])
+        if w - len(right) - 1 >= 4:
+            break
+    return fit(mark + p["name"], right, w)
+
+
+def _both_row(model, w):
+    """Names, scores and the shooter on one line (16x2)."""
+    st = model["state"]
+    parts = []
+    for full in (True, False):
+        parts = []
+        for i in (0, 1):
+            mark = ">" if st["shooter"] == i else ("*" if st["winner"] == i else "")
+            f = "!" if _warned(model, i) else ""
+            parts.append([mark, st["players"][i]["name"], _score(model, i, full) + f])
+        fixed = 0
+        for p in parts:
+            fixed += len(p[0]) + len(p[2]) + 1
+        if w - fixed - 1 >= 6:
+            break
+    room = (w - fixed - 1) // 2
+    a = parts[0][0] + parts[0][1][:max(room, 1)] + " " + parts[0][2]
+    b = parts[1][0] + parts[1][1][:max(room, 1)] + " " + parts[1][2]
+    return fit(a, b, w)
+
+
+def _key_name(model, k):
+    k = str(k)
+    if k[:5] == "long:":
+        return _tx(model, "hold", k[5:])
+    return k
+
+
+def _label(model, action):
+    if action in ("lag0", "lag1"):
+        return _tx(model, action, _name(model, int(action[3])))
+    return _tx(model, action)
+
+
+def _hint_items(model, only=None, skip=()):
+    out = []
+    for h in model.get("hints") or ():
+        if (only is None or h[1] in only) and h[1] not in skip:
+            out.append(_key_name(model, h[0]) + "=" + _label(model, h[1]))
+    return out
+
+
+def _choice_opts(model):
+    st = model.get("state")
+    if st and st["shooter"] is None and st["winner"] is None:
+        return ("lag0", "lag1")
+    pend = st and st["pending"]
+    if not pend:
+        return ()
+    opts = list(pend["options"])
+    if "rerack" in opts:
+        opts.append("rerack_other")
+    return opts
+
+
+def _opts(model, text):
+    # "accept, rerack" (option keys from rules.OPTIONS) -> translated labels
+    return ", ".join([_tx(model, o.strip()) for o in str(text).split(",")])
+
+
+def _refusal(model, msg, w):
+    rule = msg[1]
+    key = msg[2]
+    args = list(msg[3:])
+    if key in ("pending", "bad_option") and len(args) == 2:
+        args[1] = _opts(model, args[1])
+        if key == "bad_option":
+            args[0] = _opts(model, args[0])
+    text = _tx(model, "r_" + key)
+    try:
+        text = text.format(*args)
+    except (IndexError, KeyError):
+        pass
+    head = _tx(model, "refused", rule)
+    return [head] + wrap(text, w), head + " " + text
+
+
+def _message(model, w):
+    msg = model.get("msg")
+    if not msg:
+        return None
+    if msg[0] == "refused" and len(msg) >= 3:
+        lines, compact = _refusal(model, msg, w)
+        return (lines, compact, 1)
+    args = list(msg[1:])
+    if msg[0] == "not_yours" and args:
+        args[0] = _name(model, args[0])
+    text = _tx(model, "m_" + msg[0])
+    try:
+        text = text.format(*args)
+    except (IndexError, KeyError):
+        pass
+    return (wrap(text, w), text, 0)
+
+
+def _note_lines(model, w):
+    s = model.get("s")
+    note = s and s.get("note")
+    if not note:
+        return []
+    out = []
+    if "won" in note:
+        out.append(_tx(model, "won", _name(model, note["won"])))
+        if "end" in note:
+            out.append(note["end"] + " " + _tx(model, "end_" + note["end"]))
+    if "foul" in note:
+        t = _tx(model, "foul_n", note["foul"])
+        if note.get("pen"):
+            t += " " + _tx(model, "pen", note["pen"])
+        out.append(t)
+    if "rack" in note:
+        out.extend(wrap(note["rack"] + " " + _tx(model, "rack_" + note["rack"]), w))
+    sp = note.get("spot")
+    if sp:
+        if isinstance(sp, list):
+            out.append(_tx(model, "spot_b", " ".join([str(b) for b in sp])))
+        else:
+            out.append(_tx(model, "spot_n", sp))
+    if "choice" in note and not out:
+        out.append(_tx(model, "chose", _tx(model, note["choice"])))
+    return out
+
+
+def _alerts(model, w):
+    """Alert groups by priority: [(lines, compact line, rows to draw inverted)]."""
+    st = model["state"]
+    out = []
+    pend = st["pending"]
+    if pend:
+        opts = _choice_opts(model)
+        items = _hint_items(model, opts) or [_tx(model, o) for o in pend["options"]]
+        head = _tx(model, "chooses", _name(model, pend["by"]))
+        out.append(([head] + pack(items, w), " ".join(items), 1))
+    f = model.get("fault")
+    if f:
+        t = _tx(model, "stuck" if f[0] == "stuck" else "chatter", f[1])
+        out.append(([t, _tx(model, "ignored")], t, 1))
+    m = _message(model, w)
+    if m:
+        out.append(m)
+    entry = model.get("entry") or []
+    if entry or model.get("shift"):
+        t = _tx(model, "entry") + " " + " ".join([str(b) for b in entry])
+        if model.get("shift"):
+            t += " 1_"
+        out.append(([t], t, 0))
+    if st["winner"] is not None:
+        t = _tx(model, "wins", _name(model, st["winner"]))
+        out.append(([_tx(model, "over"), t], t, 1))
+    for i in (0, 1):
+        if _warned(model, i):
+            t = _tx(model, "warn", st["players"][i]["name"])
+            sub = _tx(model, "warn_141" if st["game"] == "14.1" else "warn_rack")
+            out.append(([t, sub], t, 1))
+    note = _note_lines(model, w)
+    if note:
+        out.append((note, note[0], 0))
+    return out
+
+
+def _status(model):
+    st = model["state"]
+    if st["winner"] is not None or st["shooter"] is None:
+        return None
+    if st["breaking"]:
+        return _tx(model, "breaks", _name(model, st["shooter"]))
+    if st["bih"]:
+        return _tx(model, "bih_" + st["bih"])
+    return None
+
+
+def _info(model, w):
+    """Game lines, most important first."""
+    st = model["state"]
+    s = model.get("s")
+    g = st["game"]
+    out = []
+    if g == "9ball" and st["push_out"]:
+        out.append(_tx(model, "push_ok"))
+    t = _status(model)
+    if t:
+        out.append(t)
+    rack = _tx(model, "rack", st["rack"])
+    if g == "14.1":
+        balls = _tx(model, "balls", st["balls_left"])
+        if w > 16:
+            # a character LCD has one row for this: balls left and the shooter's run
+            sh = st["shooter"]
+            if sh is not None:
+                rack = _tx(model, "run") + " " + str(st["players"][sh]["run"])
+            out.append(fit(balls, rack, w))
+            return out
+        out.append(fit(balls, rack, w))
+        lw = w - 10
+        p = st["players"]
+        rows = (("inning", "innings"), ("run", "run"), ("high", "high_run"))
+        for key, f in rows:
+            out.append(pad(_tx(model, key), lw) + field(p[0][f], 5) + field(p[1][f], 5))
+        if s:
+            av = [average(s["p"][i][rules.BALLS], p[i]["innings"]) for i in (0, 1)]
+            out.append(pad(_tx(model, "avg"), lw) + field(av[0], 5) + field(av[1], 5))
+        return out
+    table = st["on_table"] or []
+    if g == "9ball":
+        low = _tx(model, "lowest", table[0]) if table else ""
+        out.append(fit(rack, low, w))
+        out.append(fit(_tx(model, "on_table"), ranges(table), w))
+        return out
+    if st["groups"] is None and not st["breaking"]:
+        out.append(fit(rack, _tx(model, "open"), w))
+    else:
+        out.append(rack)
+    sol = [b for b in table if b < 8]
+    stp = [b for b in table if b > 8]
+    out.append(fit(_tx(model, "sol") + ":", ranges(sol), w) if sol else _tx(model, "sol") + ": -")
+    out.append(fit(_tx(model, "str") + ":", ranges(stp), w) if stp else _tx(model, "str") + ": -")
+    return out
+
+
+def _hint_lines(model, w):
+    """Key hints packed in lines of w (those answering a pending choice are shown with it)."""
+    return pack(_hint_items(model, None, _choice_opts(model)), w)
+
+
+def _hints_line(model, w):
+    lines = _hint_lines(model, w)
+    return lines[0] if lines else ""
+
+
+# ---------------------------------------------------------------- screens
+
+def _game_screen(model, w, h):
+    st = model["state"]
+    lines = []
+    big = []
+    inv = []
+    alerts = _alerts(model, w)
+    if model.get("mode") == "lag" and st["shooter"] is None:
+        items = _hint_items(model, ("lag0", "lag1"))
+        alerts.insert(0, ([_tx(model, "lag_q")] + pack(items, w), " ".join(items), 1))
+    if h < 4:
+        # 16x2: scores and shooter, then the most important thing, else the key hints
+        lines.append(_both_row(model, w))
+        if _choice_opts(model) and alerts and len(alerts[0][1]) > w:
+            # a choice that needs both rows: the keys that answer it
+            who = [_name(model, st["pending"]["by"]) + ":"] if st["pending"] else []
+            items = _hint_items(model, _choice_opts(model)) or alerts[0][1].split(" ")
+            return pack(who + items, w)[:2], big, inv
+        if alerts:
+            lines.append(alerts[0][1][:w])
+        else:
+            lines.append(_hints_line(model, w))
+        return lines, big, inv
+    if h >= 8 and st["winner"] is not None:
+        return _over_oled(model, w)
+    lines.append(_player_row(model, 0, w))
+    lines.append(_player_row(model, 1, w))
+    body = h - 2
+    if h >= 8:
+        body -= 1  # last row: key hints
+    al = []
+    ai = []
+    for a in alerts:
+        for k in range(len(a[0])):
+            if len(al) < body:
+                if k < a[2]:
+                    ai.append(len(al))
+                al.append(a[0][k][:w])
+    info = _info(model, w)
+    if h < 8 and not al:
+        # 20x4: the first game line and the key hints
+        lines.extend((info[:1] + [_hints_line(model, w)])[:body])
+    else:
+        lines.extend(info[:body - len(al)])
+        base = len(lines)
+        lines.extend(al)
+        for k in ai:
+            inv.append(base + k)
+    if h >= 8:
+        # key hints at the bottom, taking blank rows above the last one when they need more
+        hl = _hint_lines(model, w) or [""]
+        room = h - len(lines)
+        hl = hl[:room]
+        while len(lines) + len(hl) < h:
+            lines.append("")
+        lines.extend(hl)
+    while len(lines) < h:
+        lines.append("")
+    return [x[:w] for x in lines[:h]], big, inv
+
+
+def _over_oled(model, w):
+    # rows 0-1 players, 2 "match over" (inverse), 3-4 the winner in big letters, 5-6 note/info, 7 keys
+    st = model["state"]
+    lines = [_player_row(model, 0, w), _player_row(model, 1, w), _tx(model, "over"),
+             _name(model, st["winner"])[:w // 2], ""]
+    if st["game"] == "14.1":
+        rest = _info(model, w)[-2:]  # high runs and averages
+    else:
+        note = (model.get("s") or {}).get("note") or {}
+        rest = []
+        if "end" in note:
+            rest = wrap(note["end"] + " " + _tx(model, "end_" + note["end"]), w)
+    lines.extend((rest + ["", ""])[:2])
+    lines.append(_hints_line(model, w))
+    return lines, [3], [2]
+
+
+def _item_line(model, it, sel):
+    label = str(it[0]) if it[0] is not None else ""
+    action = it[1] if len(it) > 1 else ""
+    value = it[2] if len(it) > 2 else None
+    if lang.has("f_" + label):
+        text = _tx(model, "f_" + label)  # a setup field: its name, then its value
+    elif label == action or not label:
+        text = _tx(model, action) if action else ""  # a menu entry
+    else:
+        text = _key_name(model, label) + " " + _tx(model, action)  # help: key and what it does
+    if value is not None:
+        if value is True or value is False:
+            v = _tx(model, "v_on" if value else "v_off")
+        elif isinstance(value, (list, tuple)):
+            v = "/".join([str(x) for x in value])
+        elif isinstance(value, str) and lang.has("v_" + value):
+            v = _tx(model, "v_" + value)
+        elif isinstance(value, str) and lang.has("g_" + value):
+            v = _tx(model, "g_" + value)
+        else:
+            v = str(value)
+        if v not in text:
+            text = (text + ": " + v) if text else v
+    return (">" if sel else " ") + text
+
+
+def _list_screen(model, w, h):
+    items = model.get("items") or []
+    cur = model.get("cursor") or 0
+    title = _tx(model, "mode_" + str(model.get("mode")))
+    f = model.get("fault")
+    lines = []
+    inv = []
+    if h >= 4:
+        lines.append(title)
+        inv.append(0)
+    last = []
+    if f:
+        last = [_tx(model, "stuck" if f[0] == "stuck" else "chatter", f[1])]
+    elif h >= 8 and model.get("hints"):
+        last = [_hints_line(model, w)]
+    n = h - len(lines) - len(last)
+    top = 0
+    if h < 4:
+        top = cur  # 16x2: the selected item first
+    elif cur >= n:
+        top = cur - n + 1
+    for i in range(top, min(top + n, len(items))):
+        if i == cur and h >= 8:
+            inv.append(len(lines))
+        lines.append(_item_line(model, items[i], i == cur))
+    while len(lines) < h - len(last):
+        lines.append("")
+    if f:
+        inv.append(len(lines))
+    lines.extend(last)
+    return [x[:w] for x in lines[:h]], [], inv
+
+
+def screen(model, w, h):
+    """(lines, big rows, inverse rows) for a text display of w columns and h rows."""
+    mode = model.get("mode")
+    if model.get("state") is None or mode in ("setup", "menu", "help", "rackq"):
+        return _list_screen(model, w, h)
+    return _game_screen(model, w, h)
+
+
+def digits(model):
+    """8 characters for a MAX7219 module: the two scores (14.1) or racks, the shooter's with a point."""
+    st = model.get("state")
+    f = model.get("fault")
+    if f:
+        return "Err " + field(str(f[1])[-4:], 4)
+    mode = model.get("mode")
+    if st is None or mode == "setup":
+        return " SEt UP "
+    if mode == "help":
+        return "  HELP  "
+    if mode == "menu":
+        return "--    --"
+    p = st["players"]
+    sh = st["shooter"]
+    dot = ["", ""]
+    if sh is not None:
+        dot[sh] = "."
+    if st["game"] == "14.1":
+        a = field(p[0]["score"], 4)[-4:]
+        b = field(p[1]["score"], 4)[-4:]
+        return a + dot[0] + b + dot[1]
+    a = field(p[0]["racks"], 3)[-3:]
+    b = field(p[1]["racks"], 3)[-3:]
+    return a + dot[0] + "--" + b + dot[1]
+
+
+def render(model, kind):
+    """What a display shows: "oled" -> (lines, big, inverse); "lcd20"/"lcd16" -> lines;
+    "digits" -> an 8-character string."""
+    if kind == "digits":
+        return digits(model)
+    w, h = _KINDS[kind]
+    out = screen(model, w, h)
+    if kind == "oled":
+        return out
+    return out[0]

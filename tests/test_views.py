@@ -1,0 +1,176 @@
+# Views through the real drivers on fake buses: what a person sees on the OLED, LCD and LED digits.
+# ruff: noqa: I001  (host_tools.fakes must come first: it puts firmware/lib on sys.path)
+from host_tools import fakes
+from host_tools.fakes import oled as fo
+from host_tools.fakes.lcd import decode_lcd
+from host_tools.fakes.max7219 import decode_max7219
+
+import ssd1306  # vendored micropython-lib driver (firmware/lib)
+
+from firmware import views
+from firmware.drivers.digits import Digits
+from firmware.drivers.lcd import Lcd
+from firmware.drivers.oled import Oled
+from views_models import DRY_BREAK, FOUL, lag, m8_choice, m9_over, m9_push, m141_run
+from views_models import m141_two_fouls, model, new, play, pot, shot
+
+
+def oled_text(md):
+    """Render for the OLED, draw with ssd1306 on a fake I2C bus, read the rows back."""
+    lines, big, inv = views.render(md, "oled")
+    i2c = fakes.FakeI2C()
+    Oled(ssd1306.SSD1306_I2C(128, 64, i2c)).show(lines, big, inv)
+    seen = fo.read_text(fo.decode_ssd1306(i2c.records), big=big)
+    want = [x.rstrip() for x in lines]
+    for b in big:
+        want[b + 1] = ""
+    assert seen == want  # every character (Turkish letters too) came through the bus
+    return "\n".join(seen)
+
+
+def lcd_text(md, cols=20, rows=4):
+    lines = views.render(md, "lcd20" if cols == 20 else "lcd16")
+    i2c = fakes.FakeI2C()
+    Lcd(i2c, cols=cols, rows=rows, sleep_ms=lambda ms: None).show(lines)
+    return decode_lcd(i2c.records, cols, rows)
+
+
+def digits_text(md):
+    spi = fakes.FakeSPI()
+    d = Digits(spi, fakes.FakePin(1, bus=spi))
+    d.show(views.render(md, "digits"))
+    return decode_max7219(spi.records)
+
+
+def test_14_1_warning_after_second_foul_in_both_languages():
+    m = m141_two_fouls()
+    en = oled_text(model(m, "en"))
+    tr = oled_text(model(m, "tr"))
+    assert "WARNING Şükrü" in en and "2 fouls: 3rd -15" in en and "F2!" in en
+    assert "UYARI Şükrü" in tr and "2 faul: 3. -15" in tr and "Faul G3 -1 puan" in tr
+    assert "İlkay" in tr and "Istaka" in tr
+    # the warning stays while the count is 2, not only right after the foul
+    m.apply(shot(first=1, rail=True))  # İlkay misses; Şükrü to shoot, still on two fouls
+    assert "UYARI Şükrü" in oled_text(model(m, "tr"))
+    assert "UYARI Şükrü" in "\n".join(lcd_text(model(m, "tr")))
+
+
+def test_14_1_innings_run_high_run_average():
+    t = oled_text(model(m141_run()))
+    assert ">Bob" in t and "9/75" in t and "2/100" in t
+    assert "Balls 4" in t and "Inning    2    2" in t and "Run       0    4" in t
+    assert "High      2    5" in t and "Avg    1.00 4.50" in t
+    tr = oled_text(model(m141_run(), "tr"))
+    assert "Istaka    2    2" in tr and "Seri      0    4" in tr and "En iyi    2    5" in tr
+    assert "Ort.   1.00 4.50" in tr
+
+
+def test_8ball_pending_choice_shows_options_and_keys():
+    hints = [["1", "spot8"], ["2", "rerack"], ["D", "undo"]]
+    tr = oled_text(model(m8_choice(), "tr", hints=hints))
+    assert "Gökhan seçer:" in tr and "1=8 piramide" in tr and "2=Yeniden diz" in tr
+    assert "D=Geri al" in tr
+    en = oled_text(model(m8_choice(), "en", hints=hints))
+    assert "Gökhan chooses:" in en and "1=Spot 8" in en and "2=Re-rack" in en
+    two = lcd_text(model(m8_choice(), "en", hints=hints), 16, 2)
+    assert two[0].startswith("Gökhan:") and "1=Spot 8" in two[0] + two[1]
+    assert "2=Re-rack" in two[0] + two[1]
+
+
+def test_refusal_names_the_rule():
+    md = model(m9_push(), "en", msg=["refused", "N1", "not_on_table", 12])
+    t = oled_text(md)
+    assert "Refused N1" in t and "Ball 12 not on" in t
+    tr = oled_text(model(m9_push(), "tr", msg=["refused", "N1", "not_on_table", 12]))
+    assert "Olmaz! N1" in tr and "12 masada yok" in tr
+    two = lcd_text(md, 16, 2)
+    assert "N1" in two[1]
+    md = model(m8_choice(), "tr", msg=["refused", "E4", "pending", "Gökhan", "spot8, rerack"])
+    t = oled_text(md)
+    assert "Gökhan seçer:" in t and "Olmaz! E4" in t and "Gökhan seçmeli:" in t
+
+
+def test_9ball_push_out_available_and_balls_on_table():
+    t = oled_text(model(m9_push(), hints=[["A", "made"], ["B", "miss"], ["*", "push"]]))
+    assert "Push out allowed" in t and "Table  1 3 4 6-9" in t and "Lowest 1" in t
+    assert "*=Push out" in t
+    assert "Top sürme hakkı" in oled_text(model(m9_push(), "tr"))
+
+
+def test_match_over_shows_the_winner():
+    md = model(m9_over(), hints=[["D", "undo"], ["##", "menu"]])
+    lines, big, inv = views.render(md, "oled")
+    assert big == [3] and lines[3] == "Ann"
+    t = oled_text(md)
+    assert "Match over" in t and "*Ann" in t and "C-N1 9 on the" in t
+    assert "Ann wins" in lcd_text(md)[3]
+    assert "Maç bitti" in oled_text(model(m9_over(), "tr"))
+
+
+def test_lcd16_scores_and_shooter():
+    two = lcd_text(model(m141_run()), 16, 2)
+    assert two[0] == "Ann 2     >Bob 9"
+    assert two[1].rstrip() == "A=Made B=Miss"
+    m = play(new("8ball", ("Çağla", "Ümit")), lag(1), DRY_BREAK)
+    two = lcd_text(model(m, "tr"), 16, 2)
+    assert two[0] == ">Çağ 0/5 Ümi 0/5"  # names cut to fit, Turkish letters from CGRAM
+
+
+def test_lcd20_rows():
+    four = lcd_text(model(m141_run(), "tr"))
+    assert four[0].startswith(" Ann") and four[0].endswith("2/100")
+    assert four[1].startswith(">Bob") and four[2] == "Top 4         Seri 4"
+
+
+def test_digits_show_the_two_scores_with_a_minus_sign():
+    m = play(new("14.1"), lag(0), shot(first=1, break_rails=2, cue_rail=True, rail=True), FOUL)
+    assert digits_text(model(m)) == "   0.  -1"
+    m.apply(pot(3))
+    assert digits_text(model(m)) == "   3.  -1"
+    assert digits_text(model(m9_push())) == "  0.--  0"
+
+
+def test_8ball_groups_and_notes():
+    m = play(new("8ball"), lag(0), DRY_BREAK, shot(first=3, pots=[3], made=True, rail=True))
+    t = oled_text(model(m))
+    # Ann's break is dry, Bob makes the 3: Bob has the solids
+    assert " Ann     Str 0/5" in t and ">Bob     Sol 0/5" in t and "Sol:     1 2 4-7" in t
+    assert "Çiz:        9-15" in oled_text(model(m, "tr"))
+    m.apply(shot(first=4, rail=True))       # Bob misses
+    m.apply(FOUL)                          # Ann fouls: Bob has ball in hand anywhere
+    t = oled_text(model(m))
+    assert "In hand: table" in t and "Foul G3" in t
+    assert "Elde top: masa" in oled_text(model(m, "tr"))
+
+
+def test_key_fault_and_entry():
+    md = model(m9_push(), "tr", fault=["stuck", "5"], entry=[3, 4], shift=True)
+    t = oled_text(md)
+    assert "Tuş 5 takıldı" in t and "Toplar: 3 4 1_" in t
+    assert digits_text(md) == "Err    5"
+
+
+def test_rack_instruction_14_1():
+    m = play(new("14.1"), lag(0), shot(first=1, break_rails=2, cue_rail=True, rail=True),
+             pot(14))
+    t = oled_text(model(m))
+    assert "S10 Re-rack 14" in t
+    assert "S10 14 topu diz" in oled_text(model(m, "tr"))
+
+
+def test_controller_screens():
+    from firmware.ui import Controller
+
+    c = Controller(lang="tr", game="9ball")
+    t = oled_text(c.model())
+    assert t.startswith("Yeni maç") and ">Oyun: 9 top" in t
+    n = len(c.model()["items"])
+    for _ in range(n - 1):
+        c.key("press", "8")
+    c.key("press", "5")        # start
+    md = c.model()
+    assert md["mode"] == "lag"
+    assert "Kura: kim açar?" in oled_text(md)
+    c.key("press", "1")
+    t = oled_text(c.model())
+    assert "P1 açar" in t and "A=Girdi" in t

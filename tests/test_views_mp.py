@@ -1,0 +1,83 @@
+# mp: yes
+# Views under MicroPython too: render screen models of real matches and check the lines (no drivers).
+from views_models import (
+    BREAK_141,
+    FOUL,
+    lag,
+    m8_choice,
+    m9_over,
+    m9_push,
+    m141_run,
+    m141_two_fouls,
+    model,
+    new,
+    play,
+)
+
+from firmware import lang, views
+
+
+def _text(lines):
+    return "\n".join(lines)
+
+
+def test_helpers():
+    assert views.pad("ab", 4) == "ab  " and views.field("ab", 4) == "  ab"
+    assert views.fit("Ann", "57/100", 12) == "Ann   57/100"
+    assert views.fit("Abcdefghij", "5/5", 8) == "Abcd 5/5"
+    assert views.wrap("Ball 12 not on table", 16) == ["Ball 12 not on", "table"]
+    assert views.ranges([1, 3, 4, 5, 9, 10]) == "1 3-5 9 10"
+    assert views.average(23, 12) == "1.92" and views.average(5, 0) == "0.00"
+    assert views.average(2, 3) == "0.67"
+
+
+def test_every_oled_line_fits():
+    for m in (m141_run(), m141_two_fouls(), m8_choice(), m9_push(), m9_over()):
+        for lg in ("en", "tr"):
+            lines, big, inv = views.render(model(m, lg), "oled")
+            assert len(lines) == 8
+            for x in lines:
+                assert len(x) <= 16, x
+            for kind, w, h in (("lcd20", 20, 4), ("lcd16", 16, 2)):
+                ll = views.render(model(m, lg), kind)
+                assert len(ll) == h
+                for x in ll:
+                    assert len(x) <= w, x
+            assert len(views.render(model(m, lg), "digits").replace(".", "")) == 8
+
+
+def test_warning_after_second_foul_both_languages():
+    m = m141_two_fouls()
+    en = _text(views.render(model(m, "en"), "oled")[0])
+    tr = _text(views.render(model(m, "tr"), "oled")[0])
+    assert "WARNING Şükrü" in en and "F2!" in en and "2 fouls: 3rd -15" in en
+    assert "UYARI Şükrü" in tr and "Faul G3 -1 puan" in tr
+
+
+def test_pending_choice_lists_keys():
+    m = m8_choice()
+    hints = [["A", "spot8"], ["B", "rerack"], ["D", "undo"]]
+    lines = views.render(model(m, "tr", hints=hints), "oled")[0]
+    t = _text(lines)
+    assert "Gökhan seçer:" in t and "A=8 piramide" in t and "B=Yeniden diz" in t
+
+
+def test_push_out_and_table_9ball():
+    t = _text(views.render(model(m9_push()), "oled")[0])
+    assert "Push out allowed" in t and "1 3 4 6-9" in t
+
+
+def test_digits():
+    assert views.render(model(m141_run()), "digits") == "   2   9."
+    assert views.render(model(m9_push()), "digits") == "  0.--  0"
+    m = play(new("14.1"), lag(0), BREAK_141, FOUL)
+    assert views.render(model(m), "digits") == "   0.  -1"
+
+
+def test_lang_has_every_text_both_ways():
+    from firmware import rules
+    for k in rules.MESSAGES:
+        assert lang.has("r_" + k), k
+    for k in lang.keys():
+        assert lang.t("en", k) and lang.t("tr", k), k
+    assert lang.t("tr", "no such key") == "no such key"
