@@ -8,7 +8,12 @@ export PYRIGHT_PYTHON_IGNORE_WARNINGS := 1
 
 .PHONY: venv test lint fix sim bench clean
 
-venv: $(STAMP)
+venv: $(STAMP) node_modules/.installed
+
+# The MicroPython VM for the tests: npm's official WebAssembly port, pinned in package-lock.json.
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
 
 # The MicroPython stubs go to .venv/mpstubs, the typeshed of firmware/pyrightconfig.json,
 # and not into the CPython venv, whose host-code checks they would otherwise leak into.
@@ -39,5 +44,5 @@ bench: venv
 	$(BIN)/python -m host_tools.bench
 
 clean:
-	rm -rf $(VENV) build .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build node_modules .pytest_cache .ruff_cache .hypothesis
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -272,7 +272,7 @@ def _shot_141(s, ev):
     note = s["note"]
     obj, scratch, cue_off, obj_off = _facts(ev)
     call = ev.get("call")
-    made = isinstance(call, int) and ev.get("made") and obj
+    made = call != "safety" and ev.get("made") and obj   # A8: the called or obvious ball
     if s["breaking"]:
         s["breaking"] = False
         cond2 = ev.get("first") is not None and ev.get("cue_rail") and \

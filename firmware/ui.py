@@ -397,7 +397,7 @@ class Controller:
     def _won_rack(self, who):
         """Long press of a player's button (8/9-ball): that player made the winning ball."""
         s = self.match.s
-        if s["game"] == "14.1" or s["pending"]:
+        if s["game"] == "14.1" or s["pending"] or s["winner"] is not None or who is None:
             return self._bad("long")
         evs = []
         if s["breaking"]:      # a break that leaves the table to who
@@ -523,6 +523,8 @@ class Controller:
 
     def _ok(self, item):
         act = item[1]
+        if self.mode == "help":             # the help list only shows the keys
+            return self._back()
         if self.mode == "rackq":
             if act == "ok":
                 ev, cue_in, ball_in = self.ask

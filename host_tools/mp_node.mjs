@@ -1,0 +1,101 @@
+// Run a MicroPython script in the official WebAssembly port (npm) with the repository copied in.
+// usage: node host_tools/mp_node.mjs HEAP_BYTES (SCRIPT.py | -c CODE) [ARG ...]
+//
+// Heap: the GC heap starts at HEAP_BYTES. This build never collects inside a call from
+// JavaScript (it can't see the wasm stack); it grows the heap instead and collects when the
+// call returns to the top level. So a script that wants a small heap runs in steps: it sets
+// the global `_mp_steps` to an iterator, and each next() is one top-level call, with a
+// collection after it. The heap's size is sampled at the end of every step, before that
+// collection (so it counts the step's garbage too: more than a board with a working GC
+// needs). The last line printed is "mp_node: heap peak N bytes, live peak L bytes".
+// Exit status: 0, 1 on an uncaught Python exception, or the SystemExit code.
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const [heapArg, script, ...args] = process.argv.slice(2);
+const out = (t) => process.stdout.write(t + "\n");
+const err = (t) => process.stderr.write(t + "\n");
+const mp = await loadMicroPython({
+  heapsize: parseInt(heapArg, 10), pystack: 4096, stdout: out, stderr: err, linebuffer: true,
+});
+
+// Copy the parts of the repository a board would hold, plus the tests and their data.
+const KEEP = /\.(py|jsonl|json)$/;
+function copy(rel) {
+  const src = path.join(root, rel);
+  const st = fs.statSync(src);
+  if (st.isDirectory()) {
+    if (rel !== "." && rel !== "") mp.FS.mkdirTree("/" + rel);
+    for (const name of fs.readdirSync(src)) {
+      if (name.startsWith(".") || name === "__pycache__" || name === "node_modules") continue;
+      copy(path.join(rel, name));
+    }
+  } else if (KEEP.test(rel)) {
+    mp.FS.writeFile("/" + rel, fs.readFileSync(src));
+  }
+}
+for (const dir of ["firmware", "tests", "host_tools", "boards"]) {
+  if (fs.existsSync(path.join(root, dir))) copy(dir);
+}
+// MP_NODE_MPY=DIR: a tree of .mpy files (mpy-cross output) replacing the sources, as on a board.
+const mpyDir = process.env.MP_NODE_MPY;
+function copyMpy(dir, rel) {
+  for (const name of fs.readdirSync(path.join(dir, rel))) {
+    const r = path.join(rel, name);
+    if (fs.statSync(path.join(dir, r)).isDirectory()) copyMpy(dir, r);
+    else if (name.endsWith(".mpy")) {
+      try { mp.FS.unlink("/" + r.replace(/\.mpy$/, ".py")); } catch (e) { /* no source */ }
+      mp.FS.writeFile("/" + r, fs.readFileSync(path.join(dir, r)));
+    }
+  }
+}
+if (mpyDir) copyMpy(mpyDir, "");
+mp.FS.chdir("/");
+
+// This build has no sys.argv and won't take one: scripts read /mp_argv.py (see tests/mp_argv.py).
+mp.FS.writeFile("/mp_argv.py", "ARGV = " + JSON.stringify([script, ...args.slice(script === "-c" ? 1 : 0)]) + "\n");
+const BOOT = `
+import gc, sys
+sys.path[:0] = ['', '/', '/firmware/lib']
+_mp_split = 128 * 1024 * 1024  # gc.mem_free() counts the largest heap it may still add
+_mp_peak = [0, 0]
+def _mp_sample(live=False):
+    t = gc.mem_alloc() + gc.mem_free() - _mp_split
+    if t > _mp_peak[0]:
+        _mp_peak[0] = t
+    if live and gc.mem_alloc() > _mp_peak[1]:
+        _mp_peak[1] = gc.mem_alloc()
+def _mp_step():
+    _mp_sample(True)
+    it = _g.get('_mp_steps')
+    if it is None:
+        return False
+    try:
+        next(it)
+    except StopIteration:
+        return False
+    _mp_sample()
+    return True
+`;
+let code = 0;
+try {
+  mp.runPython(BOOT);
+  // The main script runs from its source (its module file may have been replaced by .mpy).
+  const src = script === "-c" ? args.shift() || "" : fs.readFileSync(path.join(root, script));
+  mp.FS.writeFile("/mp_main.py", src);
+  const file = script === "-c" ? "-c" : script;
+  mp.runPython("_g = {'__name__': '__main__', '__file__': " + JSON.stringify(file) +
+    ", '_mp_stepper': True}\nexec(open('/mp_main.py').read(), _g)\n_mp_sample()");
+  // One step per top-level call; the collection runs as each call returns.
+  do { mp.runPython("_mp_more = _mp_step()"); } while (mp.globals.get("_mp_more"));
+} catch (e) {
+  const msg = String(e.message || e);
+  const m = msg.match(/SystemExit: (\d+)\s*$/);
+  if (m) code = parseInt(m[1], 10);
+  else { err(msg); code = 1; }
+}
+mp.runPython("_mp_sample(True)\nprint('mp_node: heap peak %d bytes, live peak %d bytes' % tuple(_mp_peak))");
+process.exitCode = code;
