@@ -1,0 +1,1 @@
+# Board profiles: one module per board, the only code that imports `machine` (see README.md).

@@ -1,0 +1,59 @@
+# ESP32 DevKit (ESP32-WROOM-32) profile: the pin map, and build() makes the hardware from it.
+# The only file (with boards/pico.py) that imports `machine`; wiring table in boards/README.md.
+# Pins avoid the strapping pins (0, 2, 5 is only CS, idle high; 12, 15), the flash pins (6-11)
+# and the input-only 34-39 (no pull-ups).
+from firmware import hw
+
+PROFILE = {
+    "board": "esp32_devkit",
+    "display": "oled",  # "oled" (SSD1306) | "sh1106" | "lcd20" | "lcd16" | "digits" (MAX7219)
+    "input": "keypad",  # "keypad" (4x4 matrix) | "buttons" (4 to 6 push buttons)
+    "lang": "en",  # "en" | "tr"
+    # hardware I2C 0: id, SDA GPIO21, SCL GPIO22, Hz
+    "i2c": (0, 21, 22, 400000),
+    "oled_addr": 0x3C,
+    "lcd_addr": 0x27,
+    # VSPI (SPI id 2): id, SCK GPIO18, MOSI (DIN) GPIO23, CS (LOAD) GPIO5, Hz. GPIO5 is a
+    # strapping pin that must be high at reset: the MAX7219 LOAD input idles high, which suits it.
+    "spi": (2, 18, 23, 5, 1000000),
+    # 4x4 keypad: rows driven (open drain), columns with pull-ups. GPIO12 (MTDI, flash voltage
+    # strap) is left out on purpose: a key held at power-up could pull it high.
+    "rows": (13, 14, 27, 26),
+    "cols": (25, 33, 32, 4),
+    "keymap": "123A456B789C*0#D",
+    # buttons to GND, internal pull-ups; drop the last two pairs for a 4-button panel
+    "buttons": (("P1", 13), ("P2", 14), ("FOUL", 27), ("UNDO", 26), ("MISS", 25), ("OK", 33)),
+    "debounce_ms": 30,
+    "long_ms": 800,
+    "wdt_ms": 8000,  # watchdog timeout; 0 = no watchdog
+}
+
+
+def build(profile=PROFILE):
+    # Make the buses, the display, the input and the watchdog of this profile: a hw.Hardware.
+    import machine
+
+    p = profile
+    kind = p["display"]
+    Pin = machine.Pin
+    if kind == "digits":
+        sid, sck, mosi, cs, hz = p["spi"]
+        spi = machine.SPI(sid, baudrate=hz, polarity=0, phase=0, sck=Pin(sck), mosi=Pin(mosi))
+        scr = hw.display(kind, spi=spi, cs=Pin(cs, Pin.OUT, value=1))
+    else:
+        iid, sda, scl, hz = p["i2c"]
+        i2c = machine.I2C(iid, sda=Pin(sda), scl=Pin(scl), freq=hz)
+        addr = p["lcd_addr"] if kind.startswith("lcd") else p["oled_addr"]
+        scr = hw.display(kind, i2c=i2c, addr=addr)
+    if p["input"] == "keypad":
+        rows = [Pin(n, Pin.OPEN_DRAIN, value=1) for n in p["rows"]]
+        cols = [Pin(n, Pin.IN, Pin.PULL_UP) for n in p["cols"]]
+        inp = hw.keys("keypad", rows=rows, cols=cols, keymap=p["keymap"],
+                      debounce_ms=p["debounce_ms"], long_ms=p["long_ms"])
+    else:
+        pins = [Pin(n, Pin.IN, Pin.PULL_UP) for _, n in p["buttons"]]
+        names = [name for name, _ in p["buttons"]]
+        inp = hw.keys("buttons", pins=pins, names=names, debounce_ms=p["debounce_ms"],
+                      long_ms=p["long_ms"])
+    wdt = machine.WDT(timeout=p["wdt_ms"]) if p["wdt_ms"] else None
+    return hw.Hardware(scr, inp, kind, p["input"], wdt, machine.reset, p["lang"])

@@ -1,0 +1,36 @@
+# Board entry: copied to the board as /main.py. Picks the profile named in /board.py, builds it, runs the app.
+# /board.py (optional, one line):  BOARD = "esp32_devkit"      (default "pico")
+# and, optionally, changes to the profile:  OPTIONS = {"display": "lcd20", "input": "buttons"}
+# ("game": "8ball" preselects the game on the setup screen; "wdt_ms": 0 while developing).
+import sys
+import time
+
+
+def profile():
+    # (board module, profile dict) from /board.py; the profile is a copy with OPTIONS applied.
+    name = "pico"
+    options = None
+    try:
+        import board
+
+        name = getattr(board, "BOARD", name)
+        options = getattr(board, "OPTIONS", None)
+    except ImportError:
+        pass
+    __import__("boards." + name)
+    mod = sys.modules["boards." + name]
+    prof = dict(mod.PROFILE)
+    if options:
+        prof.update(options)
+    return mod, prof
+
+
+def main():
+    mod, prof = profile()
+    hw = mod.build(prof)
+    from firmware import app
+
+    app.run(hw, time.ticks_ms, time.sleep_ms, game=prof.get("game", "14.1"))
+
+
+main()

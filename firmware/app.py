@@ -1,0 +1,192 @@
+# The scoreboard loop: input -> controller -> views -> display, a watchdog, soft restart on errors.
+# Pure of `machine`: the hardware comes in a firmware.hw.Hardware (boards/*.py or host fakes).
+import gc
+import sys
+
+from firmware import views
+from firmware.input.ticks import ticks_diff
+from firmware.ui import Controller
+
+try:
+    from micropython import const
+except ImportError:
+    const = lambda x: x  # noqa: E731
+
+_ERROR_MS = const(2000)  # how long the error screen stays before the restart (< watchdog timeout)
+_PERIOD_MS = const(5)  # loop period: key sampling rate (debounce needs a few samples)
+
+_WORDS = {"en": ("ERROR", "restarting"), "tr": ("HATA", "yeniden başlıyor")}
+
+
+class App:
+    # One controller on one hardware bundle; step() is one healthy pass of the loop.
+    def __init__(self, hw, ctl, kind=None):
+        self.hw = hw
+        self.ctl = ctl
+        self.kind = kind or hw.view  # what views.render is asked for: oled, lcd20, lcd16, digits
+        self.drawn = None  # ctl.version last shown (None: nothing shown yet)
+        self.draws = 0
+
+    def step(self, now):
+        # Poll the keys at now (ticks_ms), drain every queued event into the controller, redraw
+        # if the controller changed, then feed the watchdog: only a step that got here is healthy.
+        inp = self.hw.input
+        ctl = self.ctl
+        ev = inp.poll(now)
+        while ev is not None:
+            ctl.key(ev[0], ev[1])
+            ev = inp.get()
+        self.draw()
+        wdt = self.hw.wdt
+        if wdt is not None:
+            wdt.feed()
+
+    def draw(self, force=False):
+        # Render and show the controller's model if its version moved since the last draw.
+        v = self.ctl.version
+        if v == self.drawn and not force:
+            return False
+        self.hw.display.show(views.render(self.ctl.model(), self.kind))
+        self.drawn = v
+        self.draws += 1
+        return True
+
+
+def error_screen(kind, name, lang="en"):
+    # What each view kind shows while restarting after an unexpected error `name`.
+    words = _WORDS.get(lang) or _WORDS["en"]
+    if kind == "oled":
+        return ([words[0], "", name[:16], "", words[1] + "...", "", "", ""], (0,), ())
+    if kind == "digits":
+        return "Err  rSt"
+    cols = 16 if kind == "lcd16" else 20
+    lines = [words[0] + ": " + name, words[1] + "..."]
+    if kind == "lcd20":
+        lines += ["", ""]
+    return [s[:cols] for s in lines]
+
+
+def new_controller(layout, lang="en", game="14.1", events=None):
+    # A controller; with events (an accepted-event list, "new" first) the match is rebuilt from them.
+    if events:
+        game = events[0].get("game", game)
+    ctl = Controller(layout, lang, game)
+    if events:
+        resume = getattr(ctl, "resume", None)
+        if resume is not None:
+            resume(events)
+        else:
+            m = ctl.match
+            for ev in events:
+                m.apply(ev)
+            after = getattr(ctl, "_after", None)  # put the controller in the match's mode
+            if after is not None:
+                after()
+            ctl.version += 1
+    return ctl
+
+
+class Runner:
+    # Runs an App and survives its errors: tick(now) steps it; an exception shows the error
+    # screen, and error_ms later a new controller is rebuilt from the accepted events (kept in
+    # memory until a journal exists), so the match goes on. A failure right after a restart drops
+    # the newest event too (it may be what breaks), one more for each failure in a row; the
+    # watchdog, fed only by healthy steps, resets the board if none comes for its timeout.
+    def __init__(self, hw, ctl=None, lang=None, game="14.1", error_ms=_ERROR_MS, log=True):
+        self.hw = hw
+        self.lang = lang or hw.lang
+        self.game = game
+        self.error_ms = error_ms
+        self.log = log
+        if ctl is None:
+            ctl = new_controller(hw.layout, self.lang, game)
+        self.app = App(hw, ctl)
+        self.restarts = 0  # soft restarts so far
+        self.failures = 0  # failures since the last healthy step
+        self.error = None  # name of the error being shown, or None while running
+        self.t_error = 0
+        self._events = None  # accepted events when this streak of failures began
+        self.dropped = 0  # newest events left out by the last restart
+
+    def tick(self, now):
+        # One pass: True after a healthy step, False while failing or showing the error screen.
+        if self.error is not None:
+            if ticks_diff(now, self.t_error) < self.error_ms:
+                return False
+            self.restart()
+            if self.error is not None:
+                return False
+        try:
+            self.app.step(now)
+        except Exception as e:  # noqa: BLE001 - any error in the app leads to a soft restart
+            self.fail(e, now)
+            return False
+        self.failures = 0
+        self._events = None
+        return True
+
+    def fail(self, e, now):
+        self.failures += 1
+        self.error = type(e).__name__
+        self.t_error = now
+        if self.log:
+            pe = getattr(sys, "print_exception", None)
+            if pe is not None:
+                pe(e)
+            else:
+                print("app error:", self.error, e)
+        ctl = self.app.ctl
+        if self._events is None:
+            try:
+                self._events = list(ctl.match.events)
+            except Exception:  # noqa: BLE001
+                self._events = []
+        try:
+            self.lang = ctl.lang
+        except Exception:  # noqa: BLE001
+            pass
+        self.app.ctl = None  # let the broken controller go before the restart allocates
+        gc.collect()
+        try:
+            inv = getattr(self.hw.display, "invalidate", None)
+            if inv is not None:
+                inv()
+            self.hw.display.show(error_screen(self.app.kind, self.error, self.lang))
+        except Exception:  # noqa: BLE001 - the display may be what failed; restart anyway
+            pass
+
+    def restart(self):
+        # Rebuild the controller from the kept events; give up the newest ones after repeated failures.
+        evs = self._events or []
+        k = self.failures - 1  # the events kept are those of the first failure in this streak
+        if k > len(evs):
+            k = len(evs)  # in the end a fresh controller (setup screen)
+        if k > 0:
+            evs = evs[: len(evs) - k]
+        gc.collect()
+        try:
+            ctl = new_controller(self.hw.layout, self.lang, self.game, evs)
+        except Exception as e:  # noqa: BLE001 - the events themselves fail: fail again, drop more
+            self.fail(e, self.t_error)
+            return
+        self.dropped = k if k > 0 else 0
+        self.error = None
+        self.restarts += 1
+        app = App(self.hw, ctl, self.app.kind)
+        inv = getattr(self.hw.display, "invalidate", None)
+        if inv is not None:
+            inv()
+        self.app = app
+
+
+def run(hw, ticks_ms, sleep_ms, lang=None, game="14.1", period_ms=_PERIOD_MS, ticks=0):
+    # The board's main loop (never returns unless ticks > 0: then after that many passes, for tests).
+    r = Runner(hw, lang=lang, game=game)
+    n = 0
+    while True:
+        r.tick(ticks_ms())
+        sleep_ms(period_ms)
+        if ticks:
+            n += 1
+            if n >= ticks:
+                return r

@@ -1,0 +1,446 @@
+# Host simulator: the scoreboard app on fake pins and buses, the display drawn from the bytes it got.
+"""Run the scoreboard on the PC: the same firmware (firmware/app.py, the Controller, the views,
+the real display drivers and the real debounced Keypad/Buttons) on fake pins and buses. Key
+presses close fake switches while simulated time runs; the display is drawn in the terminal from
+what the fake bus received (OLED pixels as half blocks, the LCD character grid, the 7-segment
+digits).
+
+    python -m host_tools.sim [--display oled|sh1106|lcd|lcd16|digits] [--input keypad|buttons]
+                             [--lang en|tr] [--game 14.1|8ball|9ball]
+                             [--keys FILE] [--shots DIR] [--state]
+
+Interactive (a terminal): one PC key per press; q or Ctrl-C quits.
+  keypad:  0-9, a-d (A-D), *, #           capital A-D = long press of A-D
+  buttons: 1 = P1, 2 = P2, f = FOUL, u = UNDO, m = MISS, o = OK
+           capital F U M O, ! (Shift-1), @ (Shift-2) = long press
+  both:    l then a key = long press of it; x then a key = held until "stuck";
+           z then a key = chattering contact; the key names below also work in files.
+Not a terminal (a pipe): each input line is read as key tokens (as in --keys files) and the
+screen is printed after each line; end of input ends the run.
+--keys FILE plays a key file headless: tokens are key names (A B 0 C * # P1 FOUL ...),
+  long:KEY, stuck:KEY, chatter:KEY, wait:MS, shot; a token that is no key name is read one PC key
+  per character (so "a1b" works). Lines starting with "# " are comments (a lone # is the key).
+--shots DIR writes DIR/NNN.png of the display after each line with keys (or only at `shot`
+  tokens if the file has any). --state prints the final state contract as JSON (and no screen).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from firmware import hw as hwmod
+from firmware import stjson
+from firmware.app import Runner
+from host_tools import fakes  # puts firmware/lib and the CPython framebuf on sys.path
+from host_tools.fakepins import FakeMatrix
+from host_tools.fakepins import FakePin as InPin
+from host_tools.fakes.lcd import LcdDecoder
+from host_tools.fakes.max7219 import Max7219Decoder
+from host_tools.fakes.oled import Ssd1306Decoder
+
+KEYPAD = "123A456B789C*0#D"
+BUTTONS = ("P1", "P2", "FOUL", "UNDO", "MISS", "OK")
+DISPLAYS = {"oled": "oled", "sh1106": "sh1106", "lcd": "lcd20", "lcd20": "lcd20",
+            "lcd16": "lcd16", "digits": "digits"}
+
+# PC key -> (kind, key name), per layout
+KEYPAD_KEYS = {c: ("press", c) for c in "0123456789*#"}
+KEYPAD_KEYS.update({c.lower(): ("press", c) for c in "ABCD"})
+KEYPAD_KEYS.update({c: ("long", c) for c in "ABCD"})
+BUTTON_KEYS = {"1": ("press", "P1"), "2": ("press", "P2"), "f": ("press", "FOUL"),
+               "u": ("press", "UNDO"), "m": ("press", "MISS"), "o": ("press", "OK"),
+               "!": ("long", "P1"), "@": ("long", "P2"), "F": ("long", "FOUL"),
+               "U": ("long", "UNDO"), "M": ("long", "MISS"), "O": ("long", "OK")}
+PREFIXES = {"l": "long", "L": "long", "x": "stuck", "z": "chatter"}
+
+STEP_MS = 5  # poll period of the simulated loop
+PRESS_MS = 100  # how long a short press holds the key
+LONG_MS = 1000  # how long a long press holds it (long_ms is 800)
+STUCK_MS = 5200  # held past stuck_ms (5000)
+SETTLE_MS = 80  # after a release: debounce (30) and a margin
+QUIET_MS = 1100  # after chatter: quiet_ms (1000) and a margin
+
+HELP = {
+    "keypad": "keys 0-9 a-d * #  |  A-D long  |  l+key long, x+key stuck, z+key chatter  |  q quit",
+    "buttons": "1=P1 2=P2 f=FOUL u=UNDO m=MISS o=OK | !,@,F,U,M,O long | l+key long | q quit",
+}
+
+
+class Sim:
+    # The app on fakes, with simulated time; press() drives a key through the pins.
+    def __init__(self, display="oled", layout="keypad", lang="en", game="14.1"):
+        self.display = DISPLAYS[display]
+        self.layout = layout
+        self.now = 0
+        kind = self.display
+        self.dec: Any
+        if kind == "digits":
+            self.spi = fakes.FakeSPI()
+            cs = fakes.FakePin(1, bus=self.spi)
+            scr = hwmod.display(kind, spi=self.spi, cs=cs)
+            self.bus = self.spi
+            self.dec = Max7219Decoder()
+        else:
+            self.i2c = fakes.FakeI2C()
+            scr = hwmod.display(kind, i2c=self.i2c, sleep_ms=_no_sleep)
+            self.bus = self.i2c
+            if kind.startswith("lcd"):
+                self.dec = LcdDecoder(20 if kind == "lcd20" else 16, 4 if kind == "lcd20" else 2)
+            else:
+                self.dec = Ssd1306Decoder(sh1106=kind == "sh1106")
+        self.seen = 0  # bus records already fed to the decoder
+        if layout == "keypad":
+            self.matrix = FakeMatrix(KEYPAD)
+            inp = hwmod.keys("keypad", rows=self.matrix.rows, cols=self.matrix.cols,
+                             keymap=KEYPAD)
+            self.names = tuple(KEYPAD)
+        else:
+            self.pins = {n: InPin(1) for n in BUTTONS}
+            inp = hwmod.keys("buttons", pins=[self.pins[n] for n in BUTTONS], names=BUTTONS)
+            self.names = BUTTONS
+        self.hw = hwmod.Hardware(scr, inp, kind, layout, None, None, lang)
+        self.runner = Runner(self.hw, lang=lang, game=game, log=False)
+        self.errors = []  # names of app errors seen
+        self.tick(STEP_MS)
+
+    # -- time and keys
+    def tick(self, ms):
+        # Run the loop for ms of simulated time; an error screen is waited out (soft restart).
+        end = self.now + ms
+        while self.now < end or self.runner.error is not None:
+            err = self.runner.error
+            self.runner.tick(self.now)
+            if self.runner.error is not None and self.runner.error != err:
+                self.errors.append(self.runner.error)
+            self.now += STEP_MS
+
+    def _set(self, name, down):
+        if self.layout == "keypad":
+            if down:
+                self.matrix.press(name)
+            else:
+                self.matrix.release(name)
+        else:
+            self.pins[name].set(0 if down else 1)
+
+    def press(self, name, kind="press"):
+        # One key event through the real debouncer: hold the switch, release, settle.
+        if name not in self.names:
+            raise ValueError("no key %r on the %s" % (name, self.layout))
+        if kind == "chatter":
+            for i in range(60):  # toggling every 5 ms for 300 ms: never settles
+                self._set(name, i % 2 == 0)
+                self.tick(5)
+            self._set(name, False)
+            self.tick(QUIET_MS)
+            return
+        hold = {"press": PRESS_MS, "long": LONG_MS, "stuck": STUCK_MS}[kind]
+        self._set(name, True)
+        self.tick(hold)
+        self._set(name, False)
+        self.tick(SETTLE_MS)
+
+    # -- what the display shows
+    def _feed(self):
+        recs = self.bus.records
+        if len(recs) > self.seen:
+            self.dec.feed(recs[self.seen:])
+            self.seen = len(recs)
+
+    def bitmap(self):
+        self._feed()
+        return self.dec.bitmap()
+
+    def grid(self):
+        self._feed()
+        return self.dec.grid()
+
+    def segments(self):
+        self._feed()
+        return self.dec.segments()
+
+    def screen(self):
+        # The display as terminal text (a list of lines).
+        if self.display in ("oled", "sh1106"):
+            return oled_art(self.bitmap())
+        if self.display == "digits":
+            return digits_art(self.segments())
+        return boxed(self.grid())
+
+    def text(self):
+        # What the display says, as plain text lines (for tests and --state-less logs).
+        if self.display in ("oled", "sh1106"):
+            from host_tools.fakes.oled import read_text
+
+            return read_text(self.bitmap())
+        if self.display == "digits":
+            return [self.dec.text()]
+        return self.grid()
+
+    def shot(self, path):
+        from host_tools import shots
+
+        if self.display in ("oled", "sh1106"):
+            return shots.save_png(self.bitmap(), path)
+        if self.display == "digits":
+            return shots.save_digits_png(self.segments(), path, scale=2)
+        g = self.grid()
+        return shots.save_lcd_png(g, path, cols=len(g[0]))
+
+    def state(self):
+        return self.runner.app.ctl.match.state()
+
+
+def _no_sleep(ms):
+    return None
+
+
+# ---------------------------------------------------------------- terminal pictures
+
+
+def boxed(lines, width=None):
+    width = width or max([len(s) for s in lines] + [0])
+    out = ["┌" + "─" * width + "┐"]
+    for s in lines:
+        out.append("│" + s + " " * (width - len(s)) + "│")
+    out.append("└" + "─" * width + "┘")
+    return out
+
+
+def oled_art(bitmap):
+    # Two pixel rows per text line: ▀ top only, ▄ bottom only, █ both.
+    chars = (" ", "▀", "▄", "█")
+    lines = []
+    for y in range(0, len(bitmap), 2):
+        top = bitmap[y]
+        bot = bitmap[y + 1] if y + 1 < len(bitmap) else bytearray(len(top))
+        lines.append("".join([chars[(1 if top[x] else 0) | (2 if bot[x] else 0)]
+                              for x in range(len(top))]))
+    return boxed(lines)
+
+
+def digits_art(segments):
+    # Seven-segment digits, 5 columns x 7 rows each; a lit point is a dot after the digit.
+    rows = [[] for _ in range(7)]
+    on = "█"
+    for seg in segments:
+        a, b, c, d, e, f, g = [seg & (0x40 >> k) for k in range(7)]
+        h = "███" if a else "   "
+        m = "███" if g else "   "
+        lo = "███" if d else "   "
+        cells = [
+            " " + h + " ",
+            (on if f else " ") + "   " + (on if b else " "),
+            (on if f else " ") + "   " + (on if b else " "),
+            " " + m + " ",
+            (on if e else " ") + "   " + (on if c else " "),
+            (on if e else " ") + "   " + (on if c else " "),
+            " " + lo + " ",
+        ]
+        dp = "▪" if seg & 0x80 else " "
+        for i in range(7):
+            rows[i].append(cells[i] + (dp if i == 6 else " ") + " ")
+    return boxed([" " + "".join(r) for r in rows])
+
+
+# ---------------------------------------------------------------- key tokens
+
+
+def key_map(layout):
+    return KEYPAD_KEYS if layout == "keypad" else BUTTON_KEYS
+
+
+def parse_tokens(line, layout):
+    # One line of a key file -> [(kind, name)] with ("shot", None) and ("wait", ms) items.
+    s = line.strip()
+    if not s or s.startswith("# "):
+        return []
+    names = KEYPAD if layout == "keypad" else BUTTONS
+    alias = {"hash": "#", "star": "*"}
+    out = []
+    for tok in s.split():
+        low = tok.lower()
+        if low == "shot":
+            out.append(("shot", None))
+            continue
+        if low.startswith("wait:"):
+            out.append(("wait", int(tok[5:])))
+            continue
+        kind = "press"
+        name = tok
+        if ":" in tok and tok.split(":", 1)[0].lower() in ("long", "stuck", "chatter", "press"):
+            kind, name = tok.split(":", 1)
+            kind = kind.lower()
+        name = alias.get(name.lower()) or name
+        if name in names or name.upper() in names and len(name) > 1:
+            out.append((kind, name if name in names else name.upper()))
+            continue
+        if kind != "press":
+            raise ValueError("no key %r on the %s" % (name, layout))
+        out.extend(chars_to_keys(tok, layout))
+    return out
+
+
+def chars_to_keys(text, layout):
+    # PC keys (as typed interactively) -> [(kind, name)]; prefixes l/x/z apply to the next key.
+    km = key_map(layout)
+    out = []
+    pending = None
+    for ch in text:
+        if pending is None and ch in PREFIXES:
+            pending = PREFIXES[ch]
+            continue
+        if ch not in km:
+            raise ValueError("no key for %r on the %s" % (ch, layout))
+        kind, name = km[ch]
+        if pending is not None:
+            kind = pending
+            pending = None
+        out.append((kind, name))
+    return out
+
+
+def play(sim, items, shots_dir=None, counter=None):
+    # Press the keys of parsed tokens; ("shot", None) writes a screenshot when shots_dir is set.
+    for kind, name in items:
+        if kind == "shot":
+            if shots_dir:
+                take_shot(sim, shots_dir, counter)
+        elif kind == "wait":
+            sim.tick(name)
+        else:
+            sim.press(name, kind)
+
+
+def take_shot(sim, shots_dir, counter):
+    os.makedirs(shots_dir, exist_ok=True)
+    path = os.path.join(shots_dir, "%03d.png" % counter[0])
+    counter[0] += 1
+    sim.shot(path)
+    return path
+
+
+def status(sim):
+    r = sim.runner
+    extra = ""
+    if r.restarts:
+        extra = "  restarts: %d (%s)" % (r.restarts, ", ".join(sim.errors))
+    return "t=%.1fs%s" % (sim.now / 1000, extra)
+
+
+# ---------------------------------------------------------------- modes
+
+
+def run_file(sim, path, shots_dir=None):
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    parsed = [parse_tokens(line, sim.layout) for line in lines]
+    marked = any(k == "shot" for items in parsed for k, _ in items)
+    counter = [0]
+    for items in parsed:
+        play(sim, items, shots_dir, counter)
+        if shots_dir and not marked and any(k not in ("shot", "wait") for k, _ in items):
+            take_shot(sim, shots_dir, counter)
+    return counter[0]
+
+
+def run_lines(sim, stream, out):
+    # Pipe mode: every line of key tokens, then the screen.
+    out.write("\n".join(sim.screen()) + "\n")
+    for line in stream:
+        try:
+            items = parse_tokens(line, sim.layout)
+        except ValueError as e:
+            out.write("sim: %s\n" % e)
+            continue
+        if not items:
+            continue
+        play(sim, items)
+        out.write("> " + line.strip() + "\n")
+        out.write("\n".join(sim.screen()) + "\n")
+        out.flush()
+
+
+def run_tty(sim, fd=0):
+    import termios
+    import tty
+
+    old = termios.tcgetattr(fd)
+    out = sys.stdout
+    pending = None
+    note = ""
+    try:
+        tty.setcbreak(fd)
+        out.write("\x1b[?25l")
+        while True:
+            out.write("\x1b[H\x1b[2J")
+            out.write("\n".join(sim.screen()) + "\n")
+            out.write(HELP[sim.layout] + "\n")
+            out.write(status(sim) + ("  " + note if note else "") + "\n")
+            out.flush()
+            ch = os.read(fd, 1).decode("utf-8", "replace")
+            if ch in ("q", "\x03", "\x04", ""):
+                break
+            note = ""
+            if pending is None and ch in PREFIXES:
+                pending = PREFIXES[ch]
+                note = pending + ": press a key"
+                continue
+            km = key_map(sim.layout)
+            if ch not in km:
+                note = "no key for %r" % ch
+                pending = None
+                continue
+            kind, name = km[ch]
+            if pending is not None:
+                kind = pending
+                pending = None
+            sim.press(name, kind)
+            note = "%s %s" % (kind, name)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, old)
+        out.write("\x1b[?25h\n")
+        out.flush()
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m host_tools.sim",
+                                 description="The scoreboard on the PC (see the module doc).",
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog=(__doc__ or "\n\n\n").split("\n\n", 2)[2])
+    ap.add_argument("--display", choices=sorted(DISPLAYS), default="oled")
+    ap.add_argument("--input", choices=("keypad", "buttons"), default="keypad")
+    ap.add_argument("--lang", choices=("en", "tr"), default="en")
+    ap.add_argument("--game", choices=("14.1", "8ball", "9ball"), default="14.1")
+    ap.add_argument("--keys", metavar="FILE", help="play a key file headless")
+    ap.add_argument("--shots", metavar="DIR", help="write PNG screenshots (with --keys)")
+    ap.add_argument("--state", action="store_true", help="print the final state contract JSON")
+    ns = ap.parse_args(argv)
+    sim = Sim(ns.display, ns.input, ns.lang, ns.game)
+    if ns.keys:
+        try:
+            run_file(sim, ns.keys, ns.shots)
+        except (OSError, ValueError) as e:
+            print("sim: %s" % e, file=sys.stderr)
+            return 2
+        if ns.state:
+            print(stjson.dumps(sim.state()))
+        else:
+            print("\n".join(sim.screen()))
+        return 0
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        run_tty(sim)
+    else:
+        run_lines(sim, sys.stdin, sys.stdout)
+    if ns.state:
+        print(stjson.dumps(sim.state()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

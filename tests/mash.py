@@ -1,0 +1,103 @@
+# mp: yes
+# Random key mashing through the Controller (CPython and MicroPython): a tiny LCG, core invariant checks.
+from firmware import stjson
+from firmware.ui import Controller
+
+KEYPAD = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "*", "#")
+BUTTONS = ("P1", "P2", "FOUL", "UNDO", "MISS", "OK")
+NAMES = KEYPAD + BUTTONS  # both layouts' names go to either layout (wrong ones must be refused)
+# kind by a number 0..99: mostly presses, some long presses, a few stuck and chattering keys
+KINDS = (("press", 80), ("long", 92), ("stuck", 96), ("chatter", 100))
+
+
+class Lcg:
+    # Deterministic 31-bit linear congruential generator (the same numbers on every port).
+    def __init__(self, seed):
+        self.x = seed & 0x7FFFFFFF
+
+    def next(self):
+        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
+        return self.x >> 8
+
+    def below(self, n):
+        return self.next() % n
+
+
+def _kind(r):
+    for name, top in KINDS:
+        if r < top:
+            return name
+    return "press"
+
+
+def check(ctl, three):
+    # The core invariants after one key event; returns the state contract (or None).
+    st = ctl.match.state()
+    stjson.dumps(st)  # JSON-able, and the very text replay would print
+    if st is None:
+        return None
+    full = 9 if st["game"] == "9ball" else 15
+    bl = st["balls_left"]
+    assert 0 <= bl <= full, bl
+    if st["on_table"] is not None:
+        assert len(st["on_table"]) == bl
+    if st["winner"] is not None:
+        assert st["shooter"] is None and st["bih"] is None and not st["breaking"], st
+    elif st["shooter"] is None:
+        for ev in ctl.match.events:
+            assert ev["t"] != "lag", "shooter None after the lag"
+    else:
+        assert st["shooter"] in (0, 1)
+    if three:
+        for p in st["players"]:
+            assert 0 <= p["fouls"] <= 2, p
+    return st
+
+
+def mash(game, layout, presses, seed, lang="en"):
+    # Press `presses` random keys into a Controller preselected to `game`; check after each.
+    # The setup's game field is never changed, so the presses stay in that game.
+    # Returns counts: {"events": accepted events over all matches, "over": finished matches,
+    # "started": matches started, "modes": {mode: presses}}.
+    rng = Lcg(seed)
+    ctl = Controller(layout, lang, game)
+    modes = {}
+    started = 0
+    over = 0
+    events = 0
+    last_n = 0
+    last_m = None
+    was_over = False
+    move = ("2", "8", "P1", "D", "UNDO")  # the keys that leave the game field alone
+    for _ in range(presses):
+        name = NAMES[rng.below(len(NAMES))]
+        kind = _kind(rng.below(100))
+        mode = ctl.mode
+        if mode == "setup" and ctl.cursor == 0 and name not in move:
+            kind = "press"
+            name = "8" if layout == "keypad" else "P1"  # move off the game field instead
+        v = ctl.version
+        ctl.key(kind, name)
+        assert ctl.version != v, "version must grow on every key"
+        modes[mode] = modes.get(mode, 0) + 1
+        m = ctl.match
+        n = len(m.events)
+        if m is not last_m:
+            if n:
+                started += 1
+                last_m = m
+            last_n = 0
+        if n > last_n:
+            events += n - last_n
+        last_n = n
+        s = m.s
+        three = True
+        if s is not None:
+            assert s["game"] == game, s["game"]  # type: ignore
+            three = s["three"]  # type: ignore
+        st = check(ctl, three)
+        now_over = st is not None and st["winner"] is not None
+        if now_over and not was_over:
+            over += 1
+        was_over = now_over
+    return {"events": events, "over": over, "started": started, "modes": modes}

@@ -1,0 +1,170 @@
+# The app over fake pins and buses: redraw on change only, error screen, soft restart, watchdog.
+import pytest
+from apprig import Rig, start
+
+from firmware import app as appmod
+from firmware import stjson
+from firmware.app import error_screen
+
+
+def _dump(rig):
+    return stjson.dumps(rig.state())
+
+
+def test_keys_through_the_pins_change_the_oled():
+    rig = Rig("oled", "keypad", game="14.1")
+    rig.run(50)
+    setup = rig.screen()
+    assert any(setup), setup  # the setup list is on the panel
+    start(rig)
+    play = rig.screen()
+    assert play != setup
+    assert rig.state()["shooter"] == 0 and rig.state()["game"] == "14.1"
+    rig.keys("A")  # one ball made
+    assert rig.state()["players"][0]["score"] == 1
+    assert rig.screen() != play
+
+
+def test_nothing_is_sent_when_nothing_changed():
+    rig = Rig("oled", "keypad", game="8ball")
+    start(rig)
+    draws = rig.runner.app.draws
+    mark = rig.bus.mark()
+    rig.run(3000)  # three seconds of polling with no key
+    assert rig.bus.nbytes(mark) == 0
+    assert rig.runner.app.draws == draws
+    rig.keys("B")  # a miss: the shooter changes, so the screen does
+    assert rig.bus.nbytes(mark) > 0
+    assert rig.runner.app.draws == draws + 1
+
+
+def test_a_held_key_is_drawn_once_on_release():
+    rig = Rig("oled", "keypad", game="14.1")
+    start(rig)
+    draws = rig.runner.app.draws
+    rig.matrix.press("A")
+    rig.run(300)  # held: no event yet (events come on release)
+    assert rig.runner.app.draws == draws
+    rig.matrix.release("A")
+    rig.run(100)
+    assert rig.runner.app.draws == draws + 1
+
+
+def test_exception_shows_error_screen_and_restart_keeps_the_match():
+    rig = Rig("oled", "keypad", game="8ball", error_ms=500)
+    start(rig)
+    rig.keys("1 A B")  # ball 1 on the break... then a miss
+    before = _dump(rig)
+    ctl = rig.ctl
+    events = list(ctl.match.events)
+
+    def boom(kind, name):
+        raise RuntimeError("boom")
+
+    ctl.key = boom
+    rig.press("A", settle=40)
+    assert rig.runner.error == "RuntimeError"
+    text = rig.screen()
+    assert text[0] == "ERROR" and "RuntimeError" in text and "restarting..." in text, text
+    rig.run(600)  # the error screen stays error_ms, then the soft restart
+    assert rig.runner.error is None and rig.runner.restarts == 1
+    assert rig.ctl is not ctl
+    assert _dump(rig) == before
+    assert rig.ctl.match.events == events
+    after = rig.screen()
+    assert "ERROR" not in after and any(after), after
+    rig.keys("B")  # and the match goes on
+    assert rig.ctl.match.events[: len(events)] == events
+    assert len(rig.ctl.match.events) == len(events) + 1
+
+
+def test_watchdog_is_fed_only_by_healthy_steps():
+    rig = Rig("oled", "keypad", game="9ball", error_ms=400)
+    start(rig)
+    assert rig.wdt.feeds == rig.healthy > 0
+    fed = rig.wdt.feeds
+
+    def boom(kind, name):
+        raise ValueError("boom")
+
+    rig.ctl.key = boom
+    rig.press("B", settle=0)
+    rig.run(100)  # failing and then showing the error screen: no feeding
+    assert rig.runner.error == "ValueError"
+    assert rig.wdt.feeds == rig.healthy
+    during = rig.wdt.feeds
+    rig.run(300)
+    assert rig.wdt.feeds == during  # still on the error screen
+    rig.run(200)  # restarted: healthy again
+    assert rig.runner.restarts == 1
+    assert rig.wdt.feeds > during and rig.wdt.feeds == rig.healthy
+    assert fed <= during
+
+
+def test_repeated_failure_drops_the_newest_event(monkeypatch):
+    # A state the views can't draw (here: player 2 to shoot) fails again after the restart; the
+    # next restart leaves out the event that led there.
+    real = appmod.views.render
+
+    def render(model, kind):
+        st = model.get("state")
+        if st and st["shooter"] == 1:
+            raise KeyError("poison")
+        return real(model, kind)
+
+    monkeypatch.setattr(appmod.views, "render", render)
+    rig = Rig("oled", "keypad", game="14.1", error_ms=300)
+    start(rig)
+    rig.keys("A A")
+    good = _dump(rig)
+    n = len(rig.ctl.match.events)
+    rig.keys("B")  # a miss: player 2 to shoot -> the view fails
+    assert rig.runner.error == "KeyError"
+    rig.run(350)  # restart 1 with every event: fails again at once
+    assert rig.runner.restarts == 1 and rig.runner.error == "KeyError"
+    rig.run(350)  # restart 2 without the miss
+    assert rig.runner.error is None and rig.runner.restarts == 2
+    assert rig.runner.dropped == 1
+    assert len(rig.ctl.match.events) == n
+    assert _dump(rig) == good
+
+
+def test_language_survives_a_restart():
+    rig = Rig("lcd20", "keypad", lang="tr", game="8ball", error_ms=200)
+    start(rig)
+
+    def boom(kind, name):
+        raise OSError(5)
+
+    rig.ctl.key = boom
+    rig.press("B", settle=40)
+    assert rig.screen()[:2] == ["HATA: OSError       ", "yeniden başlıyor... "]
+    rig.run(300)
+    assert rig.runner.restarts == 1 and rig.ctl.lang == "tr"
+
+
+@pytest.mark.parametrize("kind", ["oled", "sh1106", "lcd20", "lcd16", "digits"])
+@pytest.mark.parametrize("layout", ["keypad", "buttons"])
+def test_every_display_and_layout_plays(kind, layout):
+    rig = Rig(kind, layout, game="14.1")
+    rig.run(50)
+    first = rig.screen()
+    start(rig)
+    rig.keys("A A" if layout == "keypad" else "P1 P1")
+    assert rig.state()["players"][0]["score"] == 2
+    assert rig.screen() != first
+    if kind == "digits":
+        assert rig.screen()[0].replace(" ", "") in ("2.0", "20.", "2.0.", "20")
+
+
+@pytest.mark.parametrize("kind", ["oled", "lcd20", "lcd16", "digits"])
+def test_error_screens_fit(kind):
+    r = error_screen(kind, "MemoryError")
+    if kind == "oled":
+        lines, big, inverse = r
+        assert len(lines) == 8 and all(len(s) <= 16 for s in lines) and big == (0,)
+    elif kind == "digits":
+        assert len(r) == 8
+    else:
+        cols = 16 if kind == "lcd16" else 20
+        assert all(len(s) <= cols for s in r)

@@ -1,0 +1,62 @@
+# mp: yes
+# The app (App + Controller + views + SSD1306 driver) on fake pins and I2C under MicroPython: a whole match.
+import gc
+
+from tests.apprig import Rig
+
+# 9-ball, race 1-1 set on the setup screen, player 1 breaks and makes the 9: match over.
+NINE = "8 8 8 4 4 4 4 8 4 4 4 4 8 8 8 8 8 5 1 9 A"
+
+
+def _heap(label):
+    # Heap in use after a collection (MicroPython only; CPython's gc has no mem_alloc).
+    if not hasattr(gc, "mem_alloc"):
+        return -1
+    gc.collect()
+    used = gc.mem_alloc()  # type: ignore
+    free = gc.mem_free()  # type: ignore
+    print("app heap %s: %d bytes in use after gc, heap %d" % (label, used, used + free))
+    return used
+
+
+def test_whole_match_on_the_oled():
+    rig = Rig("oled", "keypad", "en", "9ball", lean=True)
+    rig.run(20)
+    first = rig.screen()
+    rig.keys(NINE)
+    st = rig.state()
+    assert st["winner"] == 0 and st["players"][0]["racks"] == 1, st
+    assert rig.screen() != first
+    assert rig.wdt.feeds == rig.healthy and rig.runner.restarts == 0
+    _heap("after a 9-ball match")
+
+
+def test_soft_restart_keeps_the_match():
+    rig = Rig("oled", "keypad", "tr", "8ball", error_ms=100, lean=True)
+    rig.keys("2 5 1 1 A B")
+    before = rig.state()
+    n = len(rig.ctl.match.events)
+
+    def boom(kind, name):
+        raise RuntimeError("x")
+
+    rig.ctl.key = boom
+    rig.press("A")
+    assert rig.runner.error == "RuntimeError"
+    assert rig.screen()[0] == "HATA"
+    rig.run(200)
+    assert rig.runner.restarts == 1 and rig.runner.error is None
+    assert rig.state() == before and len(rig.ctl.match.events) == n
+    _heap("after a soft restart")
+
+
+def test_lcd_and_digits_too():
+    for kind in ("lcd20", "digits"):
+        rig = Rig(kind, "buttons", "en", "14.1", lean=True)
+        rig.run(20)
+        n = len(rig.ctl.model()["items"])
+        for _ in range(n - 1):
+            rig.press("P1")
+        rig.keys("FOUL P1 P1 P1")
+        assert rig.state()["players"][0]["score"] == 2
+        gc.collect()
