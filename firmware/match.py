@@ -4,15 +4,14 @@ from firmware import events, rules
 try:
     from micropython import const
 except ImportError:
-    def const(x):
-        return x
+    const = lambda x: x  # noqa: E731
 
 _K = const(16)   # a snapshot every _K accepted events; undo/rebuild replays fewer than _K
 
 
 class Match:
     def __init__(self):
-        self.s = None        # rules state dict, None before the new event
+        self.s = None        # type: dict | None  # rules state, None before the new event
         self.events = []     # accepted events, undos already taken out
         self.snaps = []      # snaps[i]: copy of the state after (i + 1) * _K events
 
@@ -32,7 +31,7 @@ class Match:
             raise
         self.events.append(ev)
         if len(self.events) % _K == 0:
-            self.snaps.append(rules.copy(self.s))
+            self.snaps.append(rules.copy_state(self.s))
 
     def undo(self):
         """Take back the last accepted event (DESIGN.md); the new event itself stays."""
@@ -46,7 +45,7 @@ class Match:
 
     def _rebuild(self):
         i = len(self.snaps) * _K
-        s = rules.copy(self.snaps[-1]) if self.snaps else None
+        s = rules.copy_state(self.snaps[-1]) if self.snaps else None
         for ev in self.events[i:]:
             s = rules.apply(s, ev)
         self.s = s

@@ -2,8 +2,7 @@
 try:
     from micropython import const
 except ImportError:
-    def const(x):
-        return x
+    const = lambda x: x  # noqa: E731
 
 # Fields of a player record s["p"][i] (a list, cheap to copy).
 SCORE = const(0)
@@ -63,6 +62,7 @@ class Refused(Exception):
 
 
 def new_state(ev):
+    # type: (dict) -> dict
     """The state right after a new event (O1-O4 settings, before the lag)."""
     g = ev["game"]
     n = 9 if g == "9ball" else 15
@@ -88,6 +88,15 @@ def copy(v):
     if isinstance(v, dict):
         return {k: copy(v[k]) for k in v}
     return v
+
+
+def copy_state(s):
+    # type: (dict) -> dict
+    """A deep copy of a state (undo snapshots)."""
+    c = {}
+    for k in s:
+        c[k] = copy(s[k])
+    return c
 
 
 def group_of(b):
@@ -520,6 +529,7 @@ def _choose(s, ev):
 # ---------------------------------------------------------------- entry
 
 def apply(s, ev):
+    # type: (dict | None, dict) -> dict
     """Apply a well-formed event (events.check) to s; return the new state.
 
     All refusals are raised before anything changes, so a refused event leaves s as it was.

@@ -25,7 +25,7 @@ class Controller:
         self.fault = None
         self.cursor = 0
         self.confirm = None
-        self.ask = None        # 14.1 rack positions being asked: [shot event, cue_in, ball_in]
+        self.ask = None        # type: list | None  # A10 question: [shot event, cue_in, ball_in]
         self.cfg = {"game": game, "p1": "P1", "p2": "P2", "t1": 100, "t2": 100, "r1": 5,
                     "r2": 5, "break": None, "three": True, "nine": "win"}
 
@@ -527,7 +527,7 @@ class Controller:
             return self._back()
         if self.mode == "rackq":
             if act == "ok":
-                ev, cue_in, ball_in = self.ask
+                ev, cue_in, ball_in = self.ask or ({}, False, False)
                 self.ask = None
                 self.mode = "play"
                 if cue_in:

@@ -5,19 +5,19 @@ from firmware.match import Match
 
 
 def new(game, **kw):
-    ev = {"t": "new", "game": game, "players": ["A", "B"]}
+    ev = {"t": "new", "game": game, "players": ["A", "B"]}  # type: dict
     ev.update(kw)
     return ev
 
 
 def shot(**kw):
-    ev = {"t": "shot"}
+    ev = {"t": "shot"}  # type: dict
     ev.update(kw)
     return ev
 
 
 def choose(option, **kw):
-    ev = {"t": "choose", "option": option}
+    ev = {"t": "choose", "option": option}  # type: dict
     ev.update(kw)
     return ev
 

@@ -38,7 +38,7 @@ def main(paths):
 def _argv():
     if getattr(sys, "argv", None):
         return sys.argv[1:]
-    import mp_argv
+    import mp_argv  # pyright: ignore[reportMissingImports]  (written by mp_node.mjs)
     return mp_argv.ARGV[1:]
 
 

@@ -12,7 +12,7 @@ import sys
 def _argv():
     if getattr(sys, "argv", None):
         return sys.argv[1:]
-    import mp_argv
+    import mp_argv  # pyright: ignore[reportMissingImports]  (written by mp_node.mjs)
     return mp_argv.ARGV[1:]
 
 

@@ -188,7 +188,7 @@ def test_undo_cost_does_not_grow_with_the_match(monkeypatch):
     m.apply({"t": "new", "game": "14.1", "players": ["A", "B"], "target": [10000, 10000]})
     m.apply({"t": "lag", "breaker": 0})
     m.apply({"t": "shot", "first": 1, "break_rails": 2, "cue_rail": True, "rail": True})
-    for i in range(500):
+    for _ in range(500):
         m.apply({"t": "shot", "first": 1, "rail": True})      # misses: the turn passes
     calls = []
     real = rules.apply

@@ -43,7 +43,8 @@ def test_every_oled_line_fits():
                 assert len(ll) == h
                 for x in ll:
                     assert len(x) <= w, x
-            assert len(views.render(model(m, lg), "digits").replace(".", "")) == 8
+            digits = views.render(model(m, lg), "digits")
+            assert len(digits.replace(".", "")) == 8  # pyright: ignore[reportAttributeAccessIssue]
 
 
 def test_warning_after_second_foul_both_languages():

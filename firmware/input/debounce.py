@@ -2,8 +2,7 @@
 try:
     from micropython import const
 except ImportError:
-    def const(x):
-        return x
+    const = lambda x: x  # noqa: E731
 
 from .ticks import ticks_diff
 

@@ -4,8 +4,7 @@ import time
 try:
     from micropython import const
 except ImportError:
-    def const(x):
-        return x
+    const = lambda x: x  # noqa: E731
 
 _MASK = const(0x3FFFFFFF)  # ticks period - 1 (period 2**30)
 _HALF = const(0x20000000)  # half the period: the largest forward difference
