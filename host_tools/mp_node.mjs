@@ -7,7 +7,10 @@
 // the global `_mp_steps` to an iterator, and each next() is one top-level call, with a
 // collection after it. The heap's size is sampled at the end of every step, before that
 // collection (so it counts the step's garbage too: more than a board with a working GC
-// needs). The last line printed is "mp_node: heap peak N bytes, live peak L bytes".
+// needs). This build collects at the top level only when asked (gc.collect(), a failed
+// allocation, or 16 KB allocated since the last collection), so every step asks, else the
+// garbage of small steps would pile up into the next. The last line printed is
+// "mp_node: heap peak N bytes, live peak L bytes".
 // Exit status: 0, 1 on an uncaught Python exception, or the SystemExit code.
 import fs from "node:fs";
 import path from "node:path";
@@ -78,6 +81,7 @@ def _mp_step():
     except StopIteration:
         return False
     _mp_sample()
+    gc.collect()  # only asks: the collection runs when this top-level call returns
     return True
 `;
 let code = 0;
@@ -88,7 +92,7 @@ try {
   mp.FS.writeFile("/mp_main.py", src);
   const file = script === "-c" ? "-c" : script;
   mp.runPython("_g = {'__name__': '__main__', '__file__': " + JSON.stringify(file) +
-    ", '_mp_stepper': True}\nexec(open('/mp_main.py').read(), _g)\n_mp_sample()");
+    ", '_mp_stepper': True}\nexec(open('/mp_main.py').read(), _g)\n_mp_sample()\ngc.collect()");
   // One step per top-level call; the collection runs as each call returns.
   do { mp.runPython("_mp_more = _mp_step()"); } while (mp.globals.get("_mp_more"));
 } catch (e) {
