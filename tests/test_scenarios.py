@@ -6,6 +6,8 @@ import os
 from firmware import rules
 from firmware.match import Match
 
+_EVENTS_PER_STEP = 3  # under MicroPython, garbage is collected between steps
+
 
 def _dir():
     # CPython: an absolute __file__; MicroPython under host_tools.mpy (cwd "/"): "tests/..."
@@ -20,8 +22,9 @@ def _load(path):
         return json.loads(f.read())
 
 
-def replay(path):
-    """The Match after every line of path, and the [line, rule] list of refused events."""
+def replay_steps(path, out):
+    """Replay path, yielding every few events (MicroPython collects garbage between steps);
+    at the end out holds [the Match after every line, the [line, rule] list of refusals]."""
     m = Match()
     refusals = []
     with open(path) as f:
@@ -35,7 +38,17 @@ def replay(path):
             m.apply(json.loads(line))
         except rules.Refused as e:
             refusals.append([no, e.rule])
-    return m, refusals
+        if no % _EVENTS_PER_STEP == 0:
+            yield
+    out[:] = [m, refusals]
+
+
+def replay(path):
+    """The Match after every line of path, and the [line, rule] list of refused events."""
+    out = []
+    for _ in replay_steps(path, out):
+        pass
+    return out[0], out[1]
 
 
 def _diff(want, got, where, out):
@@ -56,17 +69,28 @@ def _diff(want, got, where, out):
         out.append("%s want %r got %r" % (where[:-1], want, got))
 
 
-def check(name, d=None):
-    """Problems with scenario name: differing state fields and unexpected refusals."""
+def check_steps(name, problems, d=None):
+    """Append the problems with scenario name to problems (differing state fields and
+    unexpected refusals), yielding between steps of the replay."""
     d = d or _dir()
-    m, refusals = replay(d + "/" + name + ".jsonl")
-    problems = []
+    out = []
+    for _ in replay_steps(d + "/" + name + ".jsonl", out):
+        yield
+    m, refusals = out
+    yield
     _diff(_load(d + "/" + name + ".state.json"), m.state(), "", problems)
     want_ref = []
     if name + ".refusals.json" in os.listdir(d):
         want_ref = _load(d + "/" + name + ".refusals.json")
     if refusals != want_ref:
         problems.append("refusals want %r got %r" % (want_ref, refusals))
+
+
+def check(name, d=None):
+    """Problems with scenario name: differing state fields and unexpected refusals."""
+    problems = []
+    for _ in check_steps(name, problems, d):
+        pass
     return problems
 
 
@@ -83,13 +107,21 @@ def test_scenarios_are_present():
         assert n + ".state.json" in os.listdir(_dir()), n
 
 
-def test_every_scenario_matches_its_state():
+def steps_every_scenario_matches_its_state():
     bad = []
     for n in names():
+        problems = []
         try:
-            problems = check(n)
+            for _ in check_steps(n, problems):
+                yield
         except Exception as e:  # a crash in the core is reported with the scenario's name
             problems = ["replay raised %r" % (e,)]
         if problems:
             bad.append(n + ": " + "; ".join(problems))
+        yield
     assert not bad, "\n".join(bad)
+
+
+def test_every_scenario_matches_its_state():
+    for _ in steps_every_scenario_matches_its_state():
+        pass
