@@ -30,6 +30,17 @@ def _kind(r):
     return "press"
 
 
+def _start(ctl, layout):
+    # Start the preselected game from the setup screen (cursor on its first row).
+    if layout == "keypad":
+        ctl.key("press", "2")  # up from the first row wraps to "start"
+        ctl.key("press", "5")
+    else:
+        for _ in range(len(ctl.model()["items"]) - 1):
+            ctl.key("press", "P1")
+        ctl.key("press", "FOUL")
+
+
 def check(ctl, three):
     # The core invariants after one key event; returns the state contract (or None).
     st = ctl.match.state()
@@ -59,6 +70,16 @@ def mash(game, layout, presses, seed, lang="en"):
     # The setup's game field is never changed, so the presses stay in that game.
     # Returns counts: {"events": accepted events over all matches, "over": finished matches,
     # "started": matches started, "modes": {mode: presses}}.
+    out = {}
+    for _ in mash_steps(game, layout, presses, seed, lang, 0, out):
+        pass
+    return out
+
+
+def mash_steps(game, layout, presses, seed, lang="en", every=0, out=None, fresh=0):
+    # mash() as a generator that yields every `every` presses (MicroPython runner steps: the
+    # test VM collects garbage only between steps); the counts go into the dict `out`.
+    # fresh: start over with a new controller every `fresh` presses (bounds a match's length).
     rng = Lcg(seed)
     ctl = Controller(layout, lang, game)
     modes = {}
@@ -69,7 +90,12 @@ def mash(game, layout, presses, seed, lang="en"):
     last_m = None
     was_over = False
     move = ("2", "8", "P1", "D", "UNDO")  # the keys that leave the game field alone
-    for _ in range(presses):
+    for i in range(presses):
+        if every and i and i % every == 0:
+            yield
+        if fresh and i and i % fresh == 0:
+            ctl = Controller(layout, lang, game)
+            _start(ctl, layout)
         name = NAMES[rng.below(len(NAMES))]
         kind = _kind(rng.below(100))
         mode = ctl.mode
@@ -100,4 +126,5 @@ def mash(game, layout, presses, seed, lang="en"):
         if now_over and not was_over:
             over += 1
         was_over = now_over
-    return {"events": events, "over": over, "started": started, "modes": modes}
+    if out is not None:
+        out.update({"events": events, "over": over, "started": started, "modes": modes})
