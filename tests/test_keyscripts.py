@@ -3,25 +3,40 @@
 from firmware.ui import Controller
 from tests.helpers import play
 
+_KEYS_PER_STEP = 4  # under MicroPython, garbage is collected between steps
 
-def run_keys(layout, game, keys):
+
+def run_keys_steps(layout, game, keys, out):
+    """Press keys on a new Controller, yielding every few keys; out gets the Controller."""
     c = Controller(layout, game=game)
+    n = 0
     for k in keys:
         kind = "press"
         if k.startswith("long:"):
             kind, k = "long", k[5:]
         c.key(kind, k)
         assert c.msg is None or c.msg[0] != "refused", (k, c.msg)
-    return c
+        n += 1
+        if n % _KEYS_PER_STEP == 0:
+            yield
+    out.append(c)
 
 
-def check(c, events):
+def check_steps(c, events):
+    """The Controller's match ended in the state the events give (in steps)."""
     want = play(*events).state()
+    yield
     assert c.match.state() == want, (c.match.state(), want)
+    yield
     assert c.match.state()["winner"] is not None
 
 
-def test_straight_pool_match_by_keypad():
+def _drain(steps):
+    for _ in steps:
+        pass
+
+
+def steps_straight_pool_match_by_keypad():
     keys = ["8", "6", "6", "8", "6", "6", "8"] + ["4"] * 5 + ["8"] + ["4"] * 5 + \
         ["8", "8", "8", "5",                     # setup: Ali v Ayşe to 25, start
          "2",                                    # lag: Ayşe breaks
@@ -35,7 +50,9 @@ def test_straight_pool_match_by_keypad():
          "1", "2", "3", "4", "5", "6", "7", "8", "9", "#", "0", "A",   # ten balls
          "1", "A", "8", "8", "5",                # the 14th: S10, nothing in the way
          "1", "2", "3", "4", "5", "6", "7", "8", "9", "#", "0", "#", "1", "A"]
-    c = run_keys("keypad", "14.1", keys)
+    out = []
+    yield from run_keys_steps("keypad", "14.1", keys, out)
+    c = out[0]
     t = {"t": "shot", "first": 1, "rail": True}
     events = [
         {"t": "new", "game": "14.1", "players": ["Ali", "Ayşe"], "target": [25, 25]},
@@ -53,13 +70,17 @@ def test_straight_pool_match_by_keypad():
         {"t": "shot", "first": 1, "pots": list(range(1, 12)), "call": 1, "made": True,
          "rail": True},
     ]
-    check(c, events)
+    yield from check_steps(c, events)
     st = c.match.state()
     assert st["winner"] == 0 and st["players"][0]["score"] == 25
     assert st["players"][1]["score"] == -2 and st["rack"] == 2
 
 
-def test_eight_ball_match_by_keypad():
+def test_straight_pool_match_by_keypad():
+    _drain(steps_straight_pool_match_by_keypad())
+
+
+def steps_eight_ball_match_by_keypad():
     keys = ["8", "8", "8"] + ["4"] * 4 + ["8"] + ["4"] * 4 + ["8"] * 4 + ["5",
             "1",                                 # lag: P1 breaks
             "2", "#", "3", "A",                  # 2 and 13 down on the break
@@ -68,7 +89,9 @@ def test_eight_ball_match_by_keypad():
             "0", "C",                            # P2 scratches: BIH for P1
             "3", "4", "5", "6", "7", "A",        # the rest of the solids
             "A"]                                 # the 8, called: E11
-    c = run_keys("keypad", "8ball", keys)
+    out = []
+    yield from run_keys_steps("keypad", "8ball", keys, out)
+    c = out[0]
     events = [
         {"t": "new", "game": "8ball", "players": ["P1", "P2"], "race": [1, 1]},
         {"t": "lag", "breaker": 0},
@@ -80,11 +103,15 @@ def test_eight_ball_match_by_keypad():
          "rail": True},
         {"t": "shot", "first": 8, "pots": [8], "call": 8, "made": True, "rail": True},
     ]
-    check(c, events)
+    yield from check_steps(c, events)
     assert c.match.state()["groups"] == ["solids", "stripes"]
 
 
-def test_nine_ball_match_by_buttons():
+def test_eight_ball_match_by_keypad():
+    _drain(steps_eight_ball_match_by_keypad())
+
+
+def steps_nine_ball_match_by_buttons():
     keys = ["P1"] * 3 + ["P2"] * 12 + ["P1"] + ["P2"] * 12 + ["P1"] * 5 + ["OK",
             "P1",                                # lag: P1 breaks
             "P1",                                # the 1 made on the break
@@ -96,7 +123,9 @@ def test_nine_ball_match_by_buttons():
             "FOUL", "P1",                        # P1 passes it back
             "long:P2", "UNDO", "long:P2",        # P2 makes the 9 (undone once): rack 2
             "P2", "long:P2"]                     # P2 breaks, makes the 1, then the 9
-    c = run_keys("buttons", "9ball", keys)
+    out = []
+    yield from run_keys_steps("buttons", "9ball", keys, out)
+    c = out[0]
     events = [
         {"t": "new", "game": "9ball", "players": ["P1", "P2"], "race": [2, 2]},
         {"t": "lag", "breaker": 0},
@@ -111,5 +140,9 @@ def test_nine_ball_match_by_buttons():
         {"t": "shot", "first": 1, "pots": [1], "break_rails": 4, "rail": True},
         {"t": "shot", "first": 2, "pots": [9], "rail": True},
     ]
-    check(c, events)
+    yield from check_steps(c, events)
     assert c.match.state()["winner"] == 1
+
+
+def test_nine_ball_match_by_buttons():
+    _drain(steps_nine_ball_match_by_buttons())
