@@ -72,17 +72,7 @@ def new_controller(layout, lang="en", game="14.1", events=None):
         game = events[0].get("game", game)
     ctl = Controller(layout, lang, game)
     if events:
-        resume = getattr(ctl, "resume", None)
-        if resume is not None:
-            resume(events)
-        else:
-            m = ctl.match
-            for ev in events:
-                m.apply(ev)
-            after = getattr(ctl, "_after", None)  # put the controller in the match's mode
-            if after is not None:
-                after()
-            ctl.version += 1
+        ctl.resume(events)
     return ctl
 
 

@@ -120,6 +120,15 @@ class Controller:
                 "msg": self.msg, "hints": self._hints(), "items": self._items(),
                 "cursor": self.cursor, "fault": self.fault, "layout": self.layout}
 
+    def resume(self, events):
+        """Rebuild the match from its accepted events (a restart) and show it."""
+        m = Match()
+        for ev in events:
+            m.apply(ev)
+        self.match = m
+        self._after()
+        self.version += 1
+
     # ------------------------------------------------------------ keys
 
     def key(self, kind, name):
