@@ -31,28 +31,45 @@ def test_helpers():
     assert views.average(2, 3) == "0.67"
 
 
-def test_every_oled_line_fits():
-    for m in (m141_run(), m141_two_fouls(), m8_choice(), m9_push(), m9_over()):
+def steps_every_oled_line_fits():
+    # In steps (a match, then one render each): MicroPython collects garbage between them.
+    for make in (m141_run, m141_two_fouls, m8_choice, m9_push, m9_over):
+        m = make()
+        yield
         for lg in ("en", "tr"):
             lines, big, inv = views.render(model(m, lg), "oled")
             assert len(lines) == 8
             for x in lines:
                 assert len(x) <= 16, x
+            yield
             for kind, w, h in (("lcd20", 20, 4), ("lcd16", 16, 2)):
                 ll = views.render(model(m, lg), kind)
                 assert len(ll) == h
                 for x in ll:
                     assert len(x) <= w, x
+                yield
             digits = views.render(model(m, lg), "digits")
             assert len(digits.replace(".", "")) == 8  # pyright: ignore[reportAttributeAccessIssue]
 
 
-def test_warning_after_second_foul_both_languages():
+def test_every_oled_line_fits():
+    for _ in steps_every_oled_line_fits():
+        pass
+
+
+def steps_warning_after_second_foul_both_languages():
     m = m141_two_fouls()
+    yield
     en = _text(views.render(model(m, "en"), "oled")[0])
-    tr = _text(views.render(model(m, "tr"), "oled")[0])
     assert "WARNING Şükrü" in en and "F2!" in en and "2 fouls: 3rd -15" in en
+    yield
+    tr = _text(views.render(model(m, "tr"), "oled")[0])
     assert "UYARI Şükrü" in tr and "Faul G3 -1 puan" in tr
+
+
+def test_warning_after_second_foul_both_languages():
+    for _ in steps_warning_after_second_foul_both_languages():
+        pass
 
 
 def test_pending_choice_lists_keys():
@@ -68,17 +85,35 @@ def test_push_out_and_table_9ball():
     assert "Push out allowed" in t and "1 3 4 6-9" in t
 
 
-def test_digits():
+def steps_digits():
     assert views.render(model(m141_run()), "digits") == "   2   9."
+    yield
     assert views.render(model(m9_push()), "digits") == "  0.--  0"
+    yield
     m = play(new("14.1"), lag(0), BREAK_141, FOUL)
     assert views.render(model(m), "digits") == "   0.  -1"
 
 
-def test_lang_has_every_text_both_ways():
+def test_digits():
+    for _ in steps_digits():
+        pass
+
+
+def steps_lang_has_every_text_both_ways():
+    # In steps of 20 keys: each lookup makes a little garbage, collected between steps.
     from firmware import rules
     for k in rules.MESSAGES:
         assert lang.has("r_" + k), k
+    yield
+    n = 0
     for k in lang.keys():
         assert lang.t("en", k) and lang.t("tr", k), k
+        n += 1
+        if n % 20 == 0:
+            yield
     assert lang.t("tr", "no such key") == "no such key"
+
+
+def test_lang_has_every_text_both_ways():
+    for _ in steps_lang_has_every_text_both_ways():
+        pass
