@@ -209,26 +209,43 @@ def render_bitmap_ascii(bitmap, on="#", off="."):
 _font = None
 
 
-def _glyph_table():
-    # {8 column bytes (MONO_VLSB): char} for MicroPython's 8x8 font and the Turkish glyphs.
+def _glyphs():
+    # (8 column bytes (MONO_VLSB) per glyph, one bytes object; the glyphs' characters) for
+    # MicroPython's 8x8 font and the Turkish glyphs: about 1 KB, where a dict took 5 KB.
     global _font
     if _font is None:
         buf = bytearray(8)
         fb = framebuf.FrameBuffer(buf, 8, 8, framebuf.MONO_VLSB)
-        t = {}
+        cells = bytearray()
         for c in range(32, 127):
             fb.fill(0)
             fb.text(chr(c), 0, 0, 1)
-            t[bytes(buf)] = chr(c)
-        tr = glyphs.TR
-        for i in range(len(tr)):
-            t[bytes(glyphs.OLED8[i * 8 : i * 8 + 8])] = tr[i]
-        _font = t
+            cells += buf
+        cells += glyphs.OLED8
+        _font = (bytes(cells), "".join([chr(c) for c in range(32, 127)]) + glyphs.TR)
     return _font
 
 
+def _glyph_table():
+    # {8 column bytes (MONO_VLSB): char} for MicroPython's 8x8 font and the Turkish glyphs.
+    cells, chars = _glyphs()
+    return {cells[k * 8 : k * 8 + 8]: chars[k] for k in range(len(chars))}
+
+
+def _lookup(cell):
+    # The character whose glyph is cell (8 column bytes), or None.
+    cells, chars = _glyphs()
+    i = cells.find(cell)
+    while i > 0 and i % 8:
+        i = cells.find(cell, i + 1)
+    return chars[i // 8] if i >= 0 else None
+
+
+_cellbuf = bytearray(8)  # read_cell's work buffer: reading a screen allocates little
+
+
 def _cell(bitmap, x0, y0, scale):
-    out = bytearray(8)
+    out = _cellbuf
     for j in range(8):
         col = 0
         for i in range(8):
@@ -243,7 +260,7 @@ def _cell(bitmap, x0, y0, scale):
             if p:
                 col |= 1 << i
         out[j] = col
-    return bytes(out)
+    return out
 
 
 def read_cell(bitmap, x0, y0, scale=1):
@@ -252,11 +269,12 @@ def read_cell(bitmap, x0, y0, scale=1):
     c = _cell(bitmap, x0, y0, scale)
     if c is None:
         return UNKNOWN
-    t = _glyph_table()
-    ch = t.get(c)
+    ch = _lookup(c)
     if ch is None:
-        ch = t.get(bytes([b ^ 0xFF for b in c]), UNKNOWN)
-    return ch
+        for j in range(8):
+            c[j] ^= 0xFF
+        ch = _lookup(c)
+    return UNKNOWN if ch is None else ch
 
 
 def _read_row(bitmap, row, scale):
