@@ -1,19 +1,56 @@
 # A match: the rules core plus its accepted events, with snapshots so undo costs at most _K replays.
-from firmware import events, rules
+import json
+
+from firmware import events, rules, stjson
 
 try:
     from micropython import const
 except ImportError:
     const = lambda x: x  # noqa: E731
 
-_K = const(16)   # a snapshot every _K accepted events; undo/rebuild replays fewer than _K
+_K = const(32)   # a snapshot every _K accepted events; undo/rebuild replays fewer than _K
+
+
+class Log:
+    """Accepted events and state snapshots as compact JSON text, kept in RAM: about 70 bytes an
+    event and 500 a snapshot. A journal on flash can take its place (same methods)."""
+
+    def __init__(self):
+        self.lines = []      # one JSON line per accepted event, undos taken out
+        self.snaps = []      # snaps[i]: the state after (i + 1) * _K events
+
+    def __len__(self):
+        return len(self.lines)
+
+    def append(self, ev, state):
+        self.lines.append(stjson.dumps(ev))
+        if len(self.lines) % _K == 0:
+            self.snaps.append(stjson.dumps(state))
+
+    def pop(self):
+        self.lines.pop()
+        while self.snaps and len(self.snaps) * _K > len(self.lines):
+            self.snaps.pop()
+
+    def event(self, i):
+        return json.loads(self.lines[i])
+
+    def base(self):
+        """(state of the latest snapshot or None, index of the first event after it)."""
+        if not self.snaps:
+            return None, 0
+        return json.loads(self.snaps[-1]), len(self.snaps) * _K
 
 
 class Match:
-    def __init__(self):
+    def __init__(self, log=None):
         self.s = None        # type: dict | None  # rules state, None before the new event
-        self.events = []     # accepted events, undos already taken out
-        self.snaps = []      # snaps[i]: copy of the state after (i + 1) * _K events
+        self.log = log or Log()
+
+    @property
+    def events(self):
+        """The accepted events (undos taken out), decoded: for restarts and tests."""
+        return [self.log.event(i) for i in range(len(self.log))]
 
     def apply(self, ev):
         """Apply one event (undo included). Raises events.BadEvent or rules.Refused,
@@ -29,25 +66,19 @@ class Match:
         except Exception:
             self._rebuild()   # a bug half-way through: put the last good state back
             raise
-        self.events.append(ev)
-        if len(self.events) % _K == 0:
-            self.snaps.append(rules.copy_state(self.s))
+        self.log.append(ev, self.s)
 
     def undo(self):
         """Take back the last accepted event (DESIGN.md); the new event itself stays."""
-        if len(self.events) < 2:
+        if len(self.log) < 2:
             raise rules.Refused("A11", "nothing")
-        self.events.pop()
-        n = len(self.events)
-        while self.snaps and len(self.snaps) * _K > n:
-            self.snaps.pop()
+        self.log.pop()
         self._rebuild()
 
     def _rebuild(self):
-        i = len(self.snaps) * _K
-        s = rules.copy_state(self.snaps[-1]) if self.snaps else None
-        for ev in self.events[i:]:
-            s = rules.apply(s, ev)
+        s, i = self.log.base()
+        for j in range(i, len(self.log)):
+            s = rules.apply(s, self.log.event(j))
         self.s = s
 
     def state(self):

@@ -1,16 +1,25 @@
-# JSON text with a fixed key order, identical under CPython and MicroPython.
+# JSON text with a fixed key order, identical under CPython and MicroPython, with little garbage.
 
-_ORDER = ("game", "rack", "shooter", "bih", "breaking", "push_out", "balls_left", "on_table",
-          "groups", "pending", "by", "options", "winner", "players", "name", "score", "racks",
-          "fouls", "innings", "run", "high_run")
-
-
-def _rank(k):
-    return (_ORDER.index(k), k) if k in _ORDER else (len(_ORDER), k)
+_ORDER = ("t", "game", "rack", "shooter", "bih", "breaking", "push_out", "balls_left",
+          "on_table", "groups", "pending", "by", "options", "winner", "players", "name", "score",
+          "racks", "fouls", "innings", "run", "high_run")
 
 
-def _str(v):
-    out = ['"']
+def _plain(v):
+    """True for printable ASCII without quote or backslash: written as it is."""
+    for c in v:
+        if c < " " or c > "~" or c == '"' or c == "\\":
+            return False
+    return True
+
+
+def _str(v, out):
+    if _plain(v):
+        out.append('"')
+        out.append(v)
+        out.append('"')
+        return
+    out.append('"')
     for c in v:
         o = ord(c)
         if c == '"' or c == "\\":
@@ -24,23 +33,57 @@ def _str(v):
         else:
             out.append(c)
     out.append('"')
-    return "".join(out)
+
+
+def _write(v, out):
+    if v is None:
+        out.append("null")
+    elif v is True:
+        out.append("true")
+    elif v is False:
+        out.append("false")
+    elif isinstance(v, int):
+        out.append(str(v))
+    elif isinstance(v, str):
+        _str(v, out)
+    elif isinstance(v, (list, tuple)):
+        out.append("[")
+        first = True
+        for x in v:
+            if not first:
+                out.append(", ")
+            first = False
+            _write(x, out)
+        out.append("]")
+    elif isinstance(v, dict):
+        out.append("{")
+        first = True
+        for k in _ORDER:           # the contract's keys in the contract's order...
+            if k in v:
+                if not first:
+                    out.append(", ")
+                first = False
+                _str(k, out)
+                out.append(": ")
+                _write(v[k], out)
+        n = 0
+        for k in _ORDER:
+            if k in v:
+                n += 1
+        if len(v) > n:
+            for k in sorted([k for k in v if k not in _ORDER]):   # ...then the rest, sorted
+                if not first:
+                    out.append(", ")
+                first = False
+                _str(k, out)
+                out.append(": ")
+                _write(v[k], out)
+        out.append("}")
+    else:
+        raise TypeError("can't write " + repr(v) + " as JSON")
 
 
 def dumps(v):
-    if v is None:
-        return "null"
-    if v is True:
-        return "true"
-    if v is False:
-        return "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, str):
-        return _str(v)
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join([dumps(x) for x in v]) + "]"
-    if isinstance(v, dict):
-        keys = sorted(v, key=_rank)
-        return "{" + ", ".join([_str(k) + ": " + dumps(v[k]) for k in keys]) + "}"
-    raise TypeError("can't write " + repr(v) + " as JSON")
+    out = []
+    _write(v, out)
+    return "".join(out)

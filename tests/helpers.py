@@ -41,12 +41,12 @@ def refused(m, ev):
     """Apply ev expecting a refusal; check the state did not change; return the rule."""
     before = m.state()
     inner = rules.copy(m.s)
-    n = len(m.events)
+    n = len(m.log)
     try:
         m.apply(ev)
     except rules.Refused as e:
         assert m.state() == before, "refusal changed the state"
-        assert m.s == inner and len(m.events) == n
+        assert m.s == inner and len(m.log) == n
         return e.rule
     raise AssertionError("event was accepted: %r" % (ev,))
 

@@ -75,7 +75,7 @@ def test_exception_shows_error_screen_and_restart_keeps_the_match():
     assert "ERROR" not in after and any(after), after
     rig.keys("B")  # and the match goes on
     assert rig.ctl.match.events[: len(events)] == events
-    assert len(rig.ctl.match.events) == len(events) + 1
+    assert len(rig.ctl.match.log) == len(events) + 1
 
 
 def test_watchdog_is_fed_only_by_healthy_steps():
@@ -117,7 +117,7 @@ def test_repeated_failure_drops_the_newest_event(monkeypatch):
     start(rig)
     rig.keys("A A")
     good = _dump(rig)
-    n = len(rig.ctl.match.events)
+    n = len(rig.ctl.match.log)
     rig.keys("B")  # a miss: player 2 to shoot -> the view fails
     assert rig.runner.error == "KeyError"
     rig.run(350)  # restart 1 with every event: fails again at once
@@ -125,7 +125,7 @@ def test_repeated_failure_drops_the_newest_event(monkeypatch):
     rig.run(350)  # restart 2 without the miss
     assert rig.runner.error is None and rig.runner.restarts == 2
     assert rig.runner.dropped == 1
-    assert len(rig.ctl.match.events) == n
+    assert len(rig.ctl.match.log) == n
     assert _dump(rig) == good
 
 

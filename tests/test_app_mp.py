@@ -35,7 +35,7 @@ def test_soft_restart_keeps_the_match():
     rig = Rig("oled", "keypad", "tr", "8ball", error_ms=100, lean=True)
     rig.keys("2 5 1 1 A B")
     before = rig.state()
-    n = len(rig.ctl.match.events)
+    n = len(rig.ctl.match.log)
 
     def boom(kind, name):
         raise RuntimeError("x")
@@ -46,7 +46,7 @@ def test_soft_restart_keeps_the_match():
     assert rig.screen()[0] == "HATA"
     rig.run(200)
     assert rig.runner.restarts == 1 and rig.runner.error is None
-    assert rig.state() == before and len(rig.ctl.match.events) == n
+    assert rig.state() == before and len(rig.ctl.match.log) == n
     _heap("after a soft restart")
 
 

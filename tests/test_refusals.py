@@ -41,11 +41,11 @@ def _over():
 
 def _bad(m, ev):
     before = m.state()
-    n = len(m.events)
+    n = len(m.log)
     try:
         m.apply(ev)
     except events.BadEvent:
-        assert m.state() == before and len(m.events) == n
+        assert m.state() == before and len(m.log) == n
         return
     raise AssertionError("malformed event accepted: %r" % (ev,))
 
@@ -246,7 +246,7 @@ def steps_undo_is_the_same_as_never_having_played_the_event():
     for _ in range(6):
         evs += [scratch(2), scratch(2), miss(2), miss(2)]  # B and A foul once, then legal
     m = play(*evs)
-    assert len(m.events) == 27  # past the snapshot interval
+    assert len(m.log) == 27  # past the snapshot interval
     yield
     for k in range(1, 12):
         m.apply(UNDO)
