@@ -20,7 +20,7 @@ def all_test_names():
 def covering(rule, names):
     """Tests whose name carries the rule ID (G5.4 -> G5_4, C-S4 -> C_S4), not a longer ID."""
     tag = rule.replace(".", "_").replace("-", "_")
-X
+    pat = re.compile(r"(?:^|(?<![A-Z])_)" + tag + r"(?![0-9])")   # E2 is not C_E2
     return [n for n in names if pat.search(n[5:])]
 
 
