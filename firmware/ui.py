@@ -64,7 +64,7 @@ class Controller:
         if m == "help":
             return [[k, a, None] for k, a in self._play_keys()]
         if m == "rackq":
-            return [["cue_in_rack", "toggle", self.ask[1]],
+            return [["cue_in_rack", "toggle", self.ask[1]],   # keys 1 / P1
                     ["ball_in_rack", "toggle", self.ask[2]], ["ok", "ok", None]]
         return []
 
@@ -86,7 +86,10 @@ class Controller:
         m = self.mode
         s = self.match.s
         b = self.layout == "buttons"
-        if m in ("setup", "menu", "help", "rackq"):
+        if m == "rackq":
+            return [["P1" if b else "1", "cue_in_rack"], ["P2" if b else "2", "ball_in_rack"],
+                    ["FOUL" if b else "A", "ok"]]
+        if m in ("setup", "menu", "help"):
             return [list(x) for x in (_LABEL_MENU_BUTTONS if b else _LABEL_MENU_KEYS)]
         if m == "lag":
             return [["P1" if b else "1", "lag0"], ["P2" if b else "2", "lag1"]]
@@ -475,7 +478,11 @@ class Controller:
         items = self._items()
         n = len(items)
         b = self.layout == "buttons"
-        if (k == "2" and not b):
+        if self.mode == "rackq" and k in ("1", "2", "P1", "P2"):
+            self._change(items[0 if k in ("1", "P1") else 1], 1)   # A10: toggle one answer
+        elif self.mode == "rackq" and k in ("A", "5", "#", "FOUL", "OK"):
+            self._ok(items[2])                                      # send the shot
+        elif (k == "2" and not b):
             self.cursor = (self.cursor - 1) % n
         elif (k == "8" and not b) or (k == "P1" and b):
             self.cursor = (self.cursor + 1) % n

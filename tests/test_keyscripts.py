@@ -48,7 +48,7 @@ def steps_straight_pool_match_by_keypad():
          "*",                                    # Ali plays safe
          "C",                                    # Ayşe fouls again: warning
          "1", "2", "3", "4", "5", "6", "7", "8", "9", "#", "0", "A",   # ten balls
-         "1", "A", "8", "8", "5",                # the 14th: S10, nothing in the way
+         "1", "A", "A",                          # the 14th: S10, nothing in the way
          "1", "2", "3", "4", "5", "6", "7", "8", "9", "#", "0", "#", "1", "A"]
     out = []
     yield from run_keys_steps("keypad", "14.1", keys, out)
