@@ -8,12 +8,12 @@ try:
 except ImportError:
     const = lambda x: x  # noqa: E731
 
-_K = const(32)   # a snapshot every _K accepted events; undo/rebuild replays fewer than _K
+_K = const(16)   # a snapshot every _K accepted events; undo/rebuild replays fewer than _K
 
 
 class Log:
     """Accepted events and state snapshots as compact JSON text, kept in RAM: about 70 bytes an
-    event and 500 a snapshot. A journal on flash can take its place (same methods)."""
+    event and 500 a snapshot every 16 events. A journal on flash can take its place (same methods)."""
 
     def __init__(self):
         self.lines = []      # one JSON line per accepted event, undos taken out

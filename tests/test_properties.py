@@ -183,7 +183,7 @@ def test_random_streams_only_refuse_and_keep_invariants(data):
 
 
 def test_undo_cost_does_not_grow_with_the_match(monkeypatch):
-    """DESIGN.md: undo re-applies fewer than 32 events (the budget is 64), however long the
+    """DESIGN.md: undo re-applies fewer than 16 events (the budget is 64), however long the
     match."""
     m = Match()
     m.apply({"t": "new", "game": "14.1", "players": ["A", "B"], "target": [10000, 10000]})
@@ -202,5 +202,5 @@ def test_undo_cost_does_not_grow_with_the_match(monkeypatch):
     for _ in range(40):
         del calls[:]
         m.apply({"t": "undo"})
-        assert len(calls) < 32
+        assert len(calls) < 16
     assert m.state()["players"][0]["innings"] + m.state()["players"][1]["innings"] == 461

@@ -255,7 +255,7 @@ def steps_undo_is_the_same_as_never_having_played_the_event():
     m = Match()
     for _ in _play_steps(m, evs):
         yield
-    assert len(m.log) == 39  # past the first snapshot (every 32 events)
+    assert len(m.log) == 39  # past two snapshots (one every 16 events)
     for k in range(1, 12):
         m.apply(UNDO)
         yield
