@@ -11,6 +11,7 @@
 // allocation, or 16 KB allocated since the last collection), so every step asks, else the
 // garbage of small steps would pile up into the next. The last line printed is
 // "mp_node: heap peak N bytes, live peak L bytes".
+// MP_NODE_TRACE=1 prints the sample number each time the heap grows, to find the step.
 // Exit status: 0, 1 on an uncaught Python exception, or the SystemExit code.
 import fs from "node:fs";
 import path from "node:path";
@@ -65,10 +66,15 @@ import gc, sys
 sys.path[:0] = ['', '/', '/firmware/lib']
 _mp_split = 128 * 1024 * 1024  # gc.mem_free() counts the largest heap it may still add
 _mp_peak = [0, 0]
+_mp_trace = ${process.env.MP_NODE_TRACE ? "True" : "False"}
+_mp_n = [0]
 def _mp_sample(live=False):
     t = gc.mem_alloc() + gc.mem_free() - _mp_split
+    _mp_n[0] += 1
     if t > _mp_peak[0]:
         _mp_peak[0] = t
+        if _mp_trace:
+            print('mp_node: sample %d: heap grew to %d bytes' % (_mp_n[0], t))
     if live and gc.mem_alloc() > _mp_peak[1]:
         _mp_peak[1] = gc.mem_alloc()
 def _mp_step():

@@ -82,11 +82,17 @@ class Rig:
 
     def keys(self, text):
         # Space-separated key names; "long:X" for a long press.
+        for _ in self.key_steps(text):
+            pass
+
+    def key_steps(self, text):
+        # keys(), yielding after each key (MicroPython's test VM collects between steps).
         for tok in text.split():
             if tok.startswith("long:"):
                 self.long(tok[5:])
             else:
                 self.press(tok)
+            yield
 
     def decoder(self):
         # A decoder fed with every bus record so far (incremental: each record is fed once).
