@@ -1,6 +1,8 @@
 # Memory figures measured inside MicroPython (run by host_tools/bench.py through host_tools/mpy.py).
 import gc
 
+alloc = getattr(gc, "mem_alloc")   # MicroPython only
+
 CORE = ("firmware.events", "firmware.rules", "firmware.stjson", "firmware.match")
 APP = CORE + ("firmware.ui", "firmware.lang", "firmware.views", "firmware.input.keypad",
               "firmware.drivers.oled", "ssd1306", "firmware.hw", "firmware.app")
@@ -9,15 +11,15 @@ KEYS = "8 6 6 8 4 4 4 4 4 8 4 4 4 4 4 8 8 8 5 2 B A 3 5 A B 0 C * C".split()
 
 def _steps():
     # Each yield returns to the top level, where the VM collects garbage.
-    base = gc.mem_alloc()
+    base = alloc()
     for m in CORE:
         __import__(m)
     yield
-    core = gc.mem_alloc() - base
+    core = alloc() - base
     for m in APP:
         __import__(m)
     yield
-    app = gc.mem_alloc() - base
+    app = alloc() - base
     print("resident: core %d bytes, app %d bytes (modules as .mpy)" % (core, app))
 
     from firmware.match import Match
@@ -29,16 +31,16 @@ def _steps():
     made = {"t": "shot", "first": 1, "pots": [1], "call": 1, "made": True, "rail": True}
     miss = {"t": "shot", "first": 1, "rail": True}
     n = 200
-    a = gc.mem_alloc()
+    a = alloc()
     for i in range(n):
         m.apply(made if i % 3 else miss)
-    per_event = (gc.mem_alloc() - a) // n
+    per_event = (alloc() - a) // n
     yield
-    live = gc.mem_alloc()
-    a = gc.mem_alloc()
+    live = alloc()
+    a = alloc()
     for _ in range(10):
         m.apply({"t": "undo"})
-    per_undo = (gc.mem_alloc() - a) // 10
+    per_undo = (alloc() - a) // 10
     yield
     print("per event: %d bytes allocated; per undo: %d bytes; a %d-event match: %d bytes "
           "live with the app loaded" % (per_event, per_undo, len(m.log), live - app - base))
@@ -46,15 +48,15 @@ def _steps():
     from firmware.ui import Controller
     c = Controller("keypad", "en", "14.1")
     yield
-    a = gc.mem_alloc()
+    a = alloc()
     for k in KEYS:
         c.key("press", k)
-    per_key = (gc.mem_alloc() - a) // len(KEYS)
+    per_key = (alloc() - a) // len(KEYS)
     yield
     from firmware import views
-    a = gc.mem_alloc()
+    a = alloc()
     views.render(c.model(), "oled")
-    render = gc.mem_alloc() - a
+    render = alloc() - a
     print("per key press (controller): %d bytes allocated; one OLED render: %d bytes"
           % (per_key, render))
 
