@@ -1,7 +1,7 @@
 # Memory figures measured inside MicroPython (run by host_tools/bench.py through host_tools/mpy.py).
 import gc
 
-alloc = getattr(gc, "mem_alloc")   # MicroPython only
+alloc = gc.mem_alloc  # pyright: ignore[reportAttributeAccessIssue] (MicroPython only)
 
 CORE = ("firmware.events", "firmware.rules", "firmware.stjson", "firmware.match")
 APP = CORE + ("firmware.ui", "firmware.lang", "firmware.views", "firmware.input.keypad",
