@@ -35,6 +35,14 @@ def _str(v, out):
     out.append('"')
 
 
+def _entry(k, d, n, out):
+    if n:
+        out.append(", ")
+    _str(k, out)
+    out.append(": ")
+    _write(d[k], out)
+
+
 def _write(v, out):
     if v is None:
         out.append("null")
@@ -57,27 +65,15 @@ def _write(v, out):
         out.append("]")
     elif isinstance(v, dict):
         out.append("{")
-        first = True
+        n = 0
         for k in _ORDER:           # the contract's keys in the contract's order...
             if k in v:
-                if not first:
-                    out.append(", ")
-                first = False
-                _str(k, out)
-                out.append(": ")
-                _write(v[k], out)
-        n = 0
-        for k in _ORDER:
-            if k in v:
+                _entry(k, v, n, out)
                 n += 1
         if len(v) > n:
             for k in sorted([k for k in v if k not in _ORDER]):   # ...then the rest, sorted
-                if not first:
-                    out.append(", ")
-                first = False
-                _str(k, out)
-                out.append(": ")
-                _write(v[k], out)
+                _entry(k, v, n, out)
+                n += 1
         out.append("}")
     else:
         raise TypeError("can't write " + repr(v) + " as JSON")

@@ -191,12 +191,15 @@ class Controller:
             self.mode = "play"
 
     def _send(self, *evs):
-        """Apply events as one step: all are accepted or none (a refusal undoes the rest)."""
+        """Apply events as one step: all are accepted or none (a refusal undoes the rest).
+        An item may be a function returning events, called when its turn comes, so that it
+        sees the table as the events before it left it."""
         done = 0
         try:
             for ev in evs:
-                self.match.apply(ev)
-                done += 1
+                for e in (ev() if callable(ev) else (ev,)):
+                    self.match.apply(e)
+                    done += 1
         except rules.Refused as e:
             for _ in range(done):
                 self.match.apply({"t": "undo"})
@@ -417,32 +420,14 @@ class Controller:
                         "break_rails": 4, "rail": True})
         elif s["shooter"] != who:
             evs.append({"t": "shot", "first": self._legal_first(), "rail": True})
-        evs.append({"t": "shot", "fill": 9 if s["game"] == "9ball" else 8})
-        self._send_filled(evs, who)
-
-    def _send_filled(self, evs, who):
-        """Send events, filling the winning shot's facts from the table as it is by then."""
-        done = 0
-        try:
-            for ev in evs:
-                fill = ev.pop("fill", None)
-                if fill == 9:
-                    ev.update({"first": self.match.s["table"][0], "pots": [9],
-                               "rail": True})
-                elif fill == 8:
-                    for e in self._clear_group(who):
-                        self.match.apply(e)
-                        done += 1
-                    ev.update({"first": 8, "pots": [8], "call": 8, "made": True,
-                               "rail": True})
-                self.match.apply(ev)
-                done += 1
-        except rules.Refused as e:
-            for _ in range(done):
-                self.match.apply({"t": "undo"})
-            self._refused(e)
-            return
-        self._after()
+        if s["game"] == "9ball":     # the 9 in, off the lowest ball then on the table (N2)
+            evs.append(lambda: ({"t": "shot", "first": self.match.s["table"][0], "pots": [9],
+                                 "rail": True},))
+        else:                        # the rest of the group, then the 8 called (E11)
+            evs.append(lambda: self._clear_group(who) + [
+                {"t": "shot", "first": 8, "pots": [8], "call": 8, "made": True,
+                 "rail": True}])
+        self._send(*evs)
 
     def _clear_group(self, who):
         s = self.match.s
