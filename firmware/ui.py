@@ -197,7 +197,7 @@ class Controller:
         done = 0
         try:
             for ev in evs:
-                for e in (ev() if callable(ev) else (ev,)):
+                for e in ev() if callable(ev) else (ev,):  # type: ignore
                     self.match.apply(e)
                     done += 1
         except rules.Refused as e:
