@@ -31,18 +31,11 @@ import os
 import sys
 from typing import Any
 
-from firmware import hw as hwmod
 from firmware import stjson
 from firmware.app import Runner
-from host_tools import fakes  # puts firmware/lib and the CPython framebuf on sys.path
-from host_tools.fakepins import FakeMatrix
-from host_tools.fakepins import FakePin as InPin
-from host_tools.fakes.lcd import LcdDecoder
-from host_tools.fakes.max7219 import Max7219Decoder
-from host_tools.fakes.oled import Ssd1306Decoder
+from host_tools.fakehw import BUTTONS, FakeBoard, decoder  # fakes: firmware/lib on sys.path
 
 KEYPAD = "123A456B789C*0#D"
-BUTTONS = ("P1", "P2", "FOUL", "UNDO", "MISS", "OK")
 DISPLAYS = {"oled": "oled", "sh1106": "sh1106", "lcd": "lcd20", "lcd20": "lcd20",
             "lcd16": "lcd16", "digits": "digits"}
 
@@ -69,39 +62,15 @@ HELP = {
 }
 
 
-class Sim:
+class Sim(FakeBoard):
     # The app on fakes, with simulated time; press() drives a key through the pins.
     def __init__(self, display="oled", layout="keypad", lang="en", game="14.1"):
         self.display = DISPLAYS[display]
-        self.layout = layout
+        super().__init__(self.display, layout, lang)  # keypad keymap: KEYPAD (the default)
         self.now = 0
-        kind = self.display
-        self.dec: Any
-        if kind == "digits":
-            self.spi = fakes.FakeSPI()
-            cs = fakes.FakePin(1, bus=self.spi)
-            scr = hwmod.display(kind, spi=self.spi, cs=cs)
-            self.bus = self.spi
-            self.dec = Max7219Decoder()
-        else:
-            self.i2c = fakes.FakeI2C()
-            scr = hwmod.display(kind, i2c=self.i2c, sleep_ms=_no_sleep)
-            self.bus = self.i2c
-            if kind.startswith("lcd"):
-                self.dec = LcdDecoder(20 if kind == "lcd20" else 16, 4 if kind == "lcd20" else 2)
-            else:
-                self.dec = Ssd1306Decoder(sh1106=kind == "sh1106")
+        self.dec: Any = decoder(self.display)
         self.seen = 0  # bus records already fed to the decoder
-        if layout == "keypad":
-            self.matrix = FakeMatrix(KEYPAD)
-            inp = hwmod.keys("keypad", rows=self.matrix.rows, cols=self.matrix.cols,
-                             keymap=KEYPAD)
-            self.names = tuple(KEYPAD)
-        else:
-            self.pins = {n: InPin(1) for n in BUTTONS}
-            inp = hwmod.keys("buttons", pins=[self.pins[n] for n in BUTTONS], names=BUTTONS)
-            self.names = BUTTONS
-        self.hw = hwmod.Hardware(scr, inp, kind, layout, None, None, lang)
+        self.names = tuple(KEYPAD) if layout == "keypad" else BUTTONS
         self.runner = Runner(self.hw, lang=lang, game=game, log=False)
         self.errors = []  # names of app errors seen
         self.tick(STEP_MS)
@@ -117,30 +86,21 @@ class Sim:
                 self.errors.append(self.runner.error)
             self.now += STEP_MS
 
-    def _set(self, name, down):
-        if self.layout == "keypad":
-            if down:
-                self.matrix.press(name)
-            else:
-                self.matrix.release(name)
-        else:
-            self.pins[name].set(0 if down else 1)
-
     def press(self, name, kind="press"):
         # One key event through the real debouncer: hold the switch, release, settle.
         if name not in self.names:
             raise ValueError("no key %r on the %s" % (name, self.layout))
         if kind == "chatter":
             for i in range(60):  # toggling every 5 ms for 300 ms: never settles
-                self._set(name, i % 2 == 0)
+                self.set_key(name, i % 2 == 0)
                 self.tick(5)
-            self._set(name, False)
+            self.set_key(name, False)
             self.tick(QUIET_MS)
             return
         hold = {"press": PRESS_MS, "long": LONG_MS, "stuck": STUCK_MS}[kind]
-        self._set(name, True)
+        self.set_key(name, True)
         self.tick(hold)
-        self._set(name, False)
+        self.set_key(name, False)
         self.tick(SETTLE_MS)
 
     # -- what the display shows
@@ -192,10 +152,6 @@ class Sim:
 
     def state(self):
         return self.runner.app.ctl.match.state()
-
-
-def _no_sleep(ms):
-    return None
 
 
 # ---------------------------------------------------------------- terminal pictures

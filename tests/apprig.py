@@ -1,11 +1,8 @@
 # mp: yes
 # Test rig (CPython and MicroPython): the app on a fake keypad/buttons and a fake bus, with simulated time.
-from firmware import hw
 from firmware.app import Runner
-from host_tools import fakes  # puts firmware/lib (and on CPython framebuf) on sys.path
-from host_tools.fakepins import FakeMatrix, FakePin
+from host_tools.fakehw import FakeBoard, decoder
 
-BUTTONS = ("P1", "P2", "FOUL", "UNDO", "MISS", "OK")
 STEP = 5  # ms between loop passes
 
 
@@ -17,33 +14,15 @@ class FakeWdt:
         self.feeds += 1
 
 
-def _no_sleep(ms):
-    return None
-
-
-class Rig:
+class Rig(FakeBoard):
     # kind: "oled" | "sh1106" | "lcd20" | "lcd16" | "digits"; layout: "keypad" | "buttons".
     def __init__(self, kind="oled", layout="keypad", lang="en", game="14.1", error_ms=500,
                  lean=False):
-        self.kind = kind
         self.lean = lean  # decode as we go and drop the bus records (less heap)
         self._dec = None
         self._fed = 0
-        self.layout = layout
-        if kind == "digits":
-            self.bus = fakes.FakeSPI()
-            scr = hw.display(kind, spi=self.bus, cs=fakes.FakePin(1, bus=self.bus))
-        else:
-            self.bus = fakes.FakeI2C()
-            scr = hw.display(kind, i2c=self.bus, sleep_ms=_no_sleep)
-        if layout == "keypad":
-            self.matrix = FakeMatrix()
-            inp = hw.keys("keypad", rows=self.matrix.rows, cols=self.matrix.cols)
-        else:
-            self.pins = [FakePin(1) for _ in BUTTONS]
-            inp = hw.keys("buttons", pins=self.pins, names=BUTTONS)
         self.wdt = FakeWdt()
-        self.hw = hw.Hardware(scr, inp, kind, layout, self.wdt, None, lang)
+        super().__init__(kind, layout, lang, self.wdt)
         self.runner = Runner(self.hw, lang=lang, game=game, error_ms=error_ms, log=False)
         self.now = 0
         self.healthy = 0  # healthy ticks so far
@@ -61,20 +40,11 @@ class Rig:
         if self.lean:
             self.decoder()
 
-    def _set(self, name, down):
-        if self.layout == "keypad":
-            if down:
-                self.matrix.press(name)
-            else:
-                self.matrix.release(name)
-        else:
-            self.pins[BUTTONS.index(name)].set(0 if down else 1)
-
     def press(self, name, hold=80, settle=60):
         # Close the switch for hold ms and release it; the event comes on the debounced release.
-        self._set(name, True)
+        self.set_key(name, True)
         self.run(hold)
-        self._set(name, False)
+        self.set_key(name, False)
         self.run(settle)
 
     def long(self, name):
@@ -98,19 +68,7 @@ class Rig:
         # A decoder fed with every bus record so far (incremental: each record is fed once).
         d = self._dec
         if d is None:
-            if self.kind == "digits":
-                from host_tools.fakes.max7219 import Max7219Decoder
-
-                d = Max7219Decoder()
-            elif self.kind.startswith("lcd"):
-                from host_tools.fakes.lcd import LcdDecoder
-
-                d = LcdDecoder(20, 4) if self.kind == "lcd20" else LcdDecoder(16, 2)
-            else:
-                from host_tools.fakes.oled import Ssd1306Decoder
-
-                d = Ssd1306Decoder(sh1106=self.kind == "sh1106")
-            self._dec = d
+            d = self._dec = decoder(self.kind)
         recs = self.bus.records
         if len(recs) > self._fed:
             d.feed(recs[self._fed:])

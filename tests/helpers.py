@@ -77,3 +77,81 @@ def scratch(first=1):
 def break_dry(first=1):
     """A break that pockets nothing with enough balls to rails (E3/N4: 4)."""
     return shot(first=first, break_rails=4, rail=True)
+
+
+def bad_break_141(**kw):
+    """A 14.1 break that meets neither S4 condition: one ball to a rail, nothing made."""
+    ev = shot(first=1, break_rails=1, cue_rail=True, rail=True)
+    ev.update(kw)
+    return ev
+
+
+def made_break_141():
+    """S4 (1): a called ball made on the 14.1 break."""
+    return shot(first=1, call=1, pots=[1], made=True, rail=True)
+
+
+def pot(b, *more):
+    """b called and made, plus any extra balls, first contact b."""
+    return shot(first=b, call=b, pots=[b] + list(more), made=True, rail=True)
+
+
+# Common positions and checks.
+def g141(**kw):
+    """14.1 after a legal opening break by A that pockets nothing: B to shoot, 15 balls."""
+    return play(new("14.1", **kw), lag(0), break_141_ok())
+
+
+def g9(**kw):
+    """9-ball after a dry legal break by A: B to shoot at the 1."""
+    return play(new("9ball", **kw), lag(0), break_dry())
+
+
+def match8(*evs, **kw):
+    """An 8-ball match (options kw) after the given events."""
+    return play(new("8ball", **kw), *evs)
+
+
+def g8_groups():
+    """8-ball, A broke dry, B made the 9 as called: B has stripes, A solids; B to shoot."""
+    return match8(lag(0), break_dry(), pot(9))
+
+
+def a_solids():
+    """A breaks in 1 and 2, then calls and makes the 3: A solids, 4-7 left, A to shoot."""
+    return match8(lag(0), shot(first=1, pots=[1, 2], break_rails=4, rail=True), pot(3))
+
+
+def a_cleared(**kw):
+    """A breaks in 1-6 and makes the 7: A's group is down, the 8 is A's object ball."""
+    return match8(
+        lag(0), shot(first=1, pots=[1, 2, 3, 4, 5, 6], break_rails=4, rail=True), pot(7), **kw
+    )
+
+
+def fouls(m):
+    """The two players' foul counts."""
+    return (player(m, 0)["fouls"], player(m, 1)["fouls"])
+
+
+def opts(m):
+    """The options of the pending choice, sorted."""
+    return sorted(m.state()["pending"]["options"])
+
+
+def foul_141(m, shooter, score_before, bih=None):
+    """Check a foul by shooter in 14.1 (S7): -1, table passes, cue ball where it lies unless bih."""
+    st = m.state()
+    assert player(m, shooter)["score"] == score_before - 1
+    assert player(m, shooter)["fouls"] >= 1
+    assert st["shooter"] == 1 - shooter
+    assert st["bih"] == bih
+
+
+def foul_bih_table(m, shooter, n=1):
+    """Check a foul by shooter in 8/9-ball (E10, N8): opponent has ball in hand anywhere."""
+    st = m.state()
+    assert player(m, shooter)["fouls"] == n
+    assert st["shooter"] == 1 - shooter
+    assert st["bih"] == "table"
+    assert st["pending"] is None

@@ -1,9 +1,11 @@
 # mp: yes
 # Scoreboard accounting A1-A4 (RULES.md): innings, runs, rack numbers, foul counts.
 from tests.helpers import (
+    bad_break_141,
     break_141_ok,
     break_dry,
     choose,
+    fouls,
     lag,
     miss,
     new,
@@ -17,14 +19,6 @@ from tests.helpers import (
 
 def _inn(m):
     return (player(m, 0)["innings"], player(m, 1)["innings"])
-
-
-def _fouls(m):
-    return (player(m, 0)["fouls"], player(m, 1)["fouls"])
-
-
-def _bad_141():
-    return shot(first=1, break_rails=1, cue_rail=True, rail=True)
 
 
 # ---------------------------------------------------------------- A1 innings
@@ -69,9 +63,9 @@ def test_A1_re_break_after_a_14_1_breaking_violation_same_inning():
     m = play(
         new("14.1"),
         lag(0),
-        _bad_141(),
+        bad_break_141(),
         choose("rerack"),
-        _bad_141(),
+        bad_break_141(),
         choose("rerack"),
         break_141_ok(),
     )
@@ -197,7 +191,7 @@ def test_A3_rack_grows_on_14_1_re_racks():
 
 
 def test_A3_bad_break_re_racks_keep_the_number():
-    m = play(new("14.1"), lag(0), _bad_141(), choose("rerack"))
+    m = play(new("14.1"), lag(0), bad_break_141(), choose("rerack"))
     assert m.state()["rack"] == 1
     m = play(new("8ball"), lag(0), shot(first=1, break_rails=2, rail=True), choose("rerack"))
     assert m.state()["rack"] == 1
@@ -216,44 +210,44 @@ def test_A3_bad_break_re_racks_keep_the_number():
 
 def test_A4_8ball_safety_resets_the_shooters_count():
     m = play(new("8ball"), lag(0), break_dry(), scratch(1), miss(1))
-    assert _fouls(m) == (0, 1)
+    assert fouls(m) == (0, 1)
     m.apply(shot(call="safety", first=1, rail=True))
-    assert _fouls(m) == (0, 0)
+    assert fouls(m) == (0, 0)
 
 
 def test_A4_8ball_counts_reset_when_the_rack_ends():
     m = play(new("8ball"), lag(0), break_dry(), scratch(1), scratch(1))
-    assert _fouls(m) == (1, 1)
+    assert fouls(m) == (1, 1)
     m.apply(shot(first=1, pots=[8], rail=True))  # B loses the rack
-    assert _fouls(m) == (0, 0) and m.state()["rack"] == 2
+    assert fouls(m) == (0, 0) and m.state()["rack"] == 2
 
 
 def test_A4_8ball_counts_reset_on_a_bad_break_re_rack():
     m = play(new("8ball"), lag(0), shot(first=1, break_rails=1, rail=True))
-    assert _fouls(m) == (1, 0)  # A5
+    assert fouls(m) == (1, 0)  # A5
     m.apply(choose("rerack"))
-    assert _fouls(m) == (0, 0)
+    assert fouls(m) == (0, 0)
 
 
 def test_A4_9ball_legal_push_out_is_not_a_foul_scratching_push_is():
     m = play(new("9ball"), lag(0), break_dry(), shot(call="push", first=None, rail=False))
-    assert _fouls(m) == (0, 0)
+    assert fouls(m) == (0, 0)
     m = play(new("9ball"), lag(0), break_dry(), shot(call="push", first=None, pots=[0]))
-    assert _fouls(m) == (0, 1) and m.state()["bih"] == "table"
+    assert fouls(m) == (0, 1) and m.state()["bih"] == "table"
 
 
 def test_A4_9ball_counts_reset_when_the_rack_ends():
     m = play(new("9ball"), lag(0), break_dry(), scratch(1), scratch(1), scratch(1))
-    assert _fouls(m) == (1, 2)
+    assert fouls(m) == (1, 2)
     m.apply(shot(first=1, pots=[9], rail=True))  # A wins the rack
-    assert _fouls(m) == (0, 0) and m.state()["rack"] == 2
+    assert fouls(m) == (0, 0) and m.state()["rack"] == 2
 
 
 def test_A4_14_1_counts_carry_over_a_continuous_re_rack():
     m = play(new("14.1"), lag(1), break_141_ok())  # B broke, A to shoot
     m.apply(shot(first=1, call=1, pots=[1], made=True, rail=True, foul="G5.4"))
     m.apply(pot141(14))  # B, S10
-    assert m.state()["rack"] == 2 and _fouls(m) == (1, 0)
+    assert m.state()["rack"] == 2 and fouls(m) == (1, 0)
 
 
 def test_A4_14_1_S11_resets_only_the_offender_violation_leaves_counts():
@@ -262,15 +256,15 @@ def test_A4_14_1_S11_resets_only_the_offender_violation_leaves_counts():
     m.apply(scratch(1))  # B 2
     m.apply(miss(1))  # A 0
     m.apply(scratch(1))  # B 3: S11
-    assert _fouls(m) == (0, 0)
+    assert fouls(m) == (0, 0)
     m = play(
         new("14.1"), lag(0), break_141_ok(), scratch(1), scratch(1), scratch(1), scratch(1)
     )  # B 1, A 1, B 2, A 2
-    assert _fouls(m) == (2, 2)
+    assert fouls(m) == (2, 2)
     m.apply(scratch(1))  # B 3: S11
-    assert _fouls(m) == (2, 0) and m.state()["shooter"] == 1
-    m.apply(_bad_141())  # B's breaking violation
-    assert _fouls(m) == (2, 0)
+    assert fouls(m) == (2, 0) and m.state()["shooter"] == 1
+    m.apply(bad_break_141())  # B's breaking violation
+    assert fouls(m) == (2, 0)
     m.apply(choose("accept"))
     m.apply(scratch(1))  # A's third
     assert player(m, 0)["score"] == -2 - 16 and m.state()["rack"] == 3

@@ -1,11 +1,14 @@
 # mp: yes
 # Scoreboard accounting A5-A11 (RULES.md): bad breaks, choices, made, re-rack positions, lag, end.
 from tests.helpers import (
+    bad_break_141,
     break_141_ok,
     break_dry,
     choose,
+    fouls,
     lag,
     new,
+    opts,
     play,
     player,
     pot141,
@@ -13,49 +16,36 @@ from tests.helpers import (
     shot,
 )
 
-
-def _fouls(m):
-    return (player(m, 0)["fouls"], player(m, 1)["fouls"])
-
-
-def _bad_141():
-    return shot(first=1, break_rails=1, cue_rail=True, rail=True)
-
-
-def _opts(m):
-    return sorted(m.state()["pending"]["options"])
-
-
 # ---------------------------------------------------------------- A5, A6
 
 
 def test_A5_14_1_breaking_violation_is_not_a_foul():
-    m = play(new("14.1"), lag(0), _bad_141())
-    assert _fouls(m) == (0, 0)
+    m = play(new("14.1"), lag(0), bad_break_141())
+    assert fouls(m) == (0, 0)
 
 
 def test_A5_8ball_break_short_of_four_rails_is_a_foul():
     m = play(new("8ball"), lag(0), shot(first=1, break_rails=3, rail=True))
-    assert _fouls(m) == (1, 0) and m.state()["pending"]["by"] == 1
+    assert fouls(m) == (1, 0) and m.state()["pending"]["by"] == 1
     m = play(new("8ball"), lag(0), shot(first=1, break_rails=4, rail=True))
-    assert _fouls(m) == (0, 0) and m.state()["pending"] is None
+    assert fouls(m) == (0, 0) and m.state()["pending"] is None
 
 
 def test_A5_9ball_break_not_hitting_the_1_is_a_foul():
     m = play(new("9ball"), lag(0), shot(first=2, pots=[3], break_rails=4, rail=True))
-    assert _fouls(m) == (1, 0) and m.state()["bih"] == "table" and m.state()["shooter"] == 1
+    assert fouls(m) == (1, 0) and m.state()["bih"] == "table" and m.state()["shooter"] == 1
 
 
 def test_A5_break_with_no_contact_is_a_foul():
     m = play(new("8ball"), lag(0), shot(first=None, break_rails=4, rail=True))
-    assert _fouls(m) == (1, 0)
+    assert fouls(m) == (1, 0)
     m = play(new("9ball"), lag(0), shot(first=None, break_rails=4, rail=True))
-    assert _fouls(m) == (1, 0)
+    assert fouls(m) == (1, 0)
 
 
 def test_A6_14_1_violation_with_scratch():
     m = play(new("14.1"), lag(0), shot(first=1, pots=[0], break_rails=1, rail=True))
-    assert player(m, 0)["score"] == -2 and _opts(m) == ["accept", "rerack"]
+    assert player(m, 0)["score"] == -2 and opts(m) == ["accept", "rerack"]
     m.apply(choose("accept"))
     assert m.state()["bih"] == "kitchen" and m.state()["shooter"] == 1
     m = play(
@@ -74,7 +64,7 @@ def _bad8():
 
 def test_A7_illegal_break_options():
     m = play(new("8ball"), lag(0), _bad8())
-    assert m.state()["pending"]["by"] == 1 and _opts(m) == ["accept", "kitchen", "rerack"]
+    assert m.state()["pending"]["by"] == 1 and opts(m) == ["accept", "kitchen", "rerack"]
     m.apply(choose("accept"))
     assert m.state()["shooter"] == 1 and m.state()["bih"] is None
     m = play(new("8ball"), lag(0), _bad8(), choose("kitchen"))
@@ -91,7 +81,7 @@ def test_A7_rerack_chooser_names_the_breaker_or_breaks():
 
 def test_A7_scratch_on_the_break_options():
     m = play(new("8ball"), lag(0), shot(first=1, pots=[3, 0], rail=True))
-    assert m.state()["pending"]["by"] == 1 and _opts(m) == ["kitchen", "rerack"]
+    assert m.state()["pending"]["by"] == 1 and opts(m) == ["kitchen", "rerack"]
     assert refused(m, choose("accept")) == "E3"
     m.apply(choose("kitchen"))
     assert m.state()["bih"] == "kitchen" and m.state()["shooter"] == 1
@@ -100,7 +90,7 @@ def test_A7_scratch_on_the_break_options():
 
 def test_A7_8_on_the_break_breaker_chooses():
     m = play(new("8ball"), lag(0), shot(first=1, pots=[8], break_rails=2, rail=True))
-    assert m.state()["pending"]["by"] == 0 and _opts(m) == ["rerack", "spot8"]
+    assert m.state()["pending"]["by"] == 0 and opts(m) == ["rerack", "spot8"]
     m.apply(choose("spot8"))
     st = m.state()
     assert st["shooter"] == 0 and st["bih"] is None and 8 in st["on_table"]
@@ -113,7 +103,7 @@ def test_A7_8_on_the_break_breaker_chooses():
 
 def test_A7_8_and_scratch_on_the_break_opponent_chooses():
     m = play(new("8ball"), lag(0), shot(first=1, pots=[8, 0], rail=True))
-    assert m.state()["pending"]["by"] == 1 and _opts(m) == ["rerack", "spot8"]
+    assert m.state()["pending"]["by"] == 1 and opts(m) == ["rerack", "spot8"]
     m.apply(choose("spot8"))
     st = m.state()
     assert st["shooter"] == 1 and st["bih"] == "kitchen" and 8 in st["on_table"]

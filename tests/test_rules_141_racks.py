@@ -1,23 +1,19 @@
 # mp: yes
 # 14.1 continuous: S10, S11, C-S1, C-S3-C-S7 (RULES.md); expected values worked out by hand.
-from tests.helpers import break_141_ok, choose, lag, miss, new, play, player, pot141, scratch, shot
-
-
-def _bad_break(**kw):
-    """A break that meets neither S4 condition: one ball to a rail, nothing made."""
-    ev = shot(first=1, break_rails=1, cue_rail=True, rail=True)
-    ev.update(kw)
-    return ev
-
-
-def _made_break():
-    """S4 (1): a called ball made on the break."""
-    return shot(first=1, call=1, pots=[1], made=True, rail=True)
-
-
-def _g(**kw):
-    """A legal break by A that pockets nothing; B to shoot."""
-    return play(new("14.1", **kw), lag(0), break_141_ok())
+from tests.helpers import (
+    bad_break_141,
+    choose,
+    g141,
+    lag,
+    made_break_141,
+    miss,
+    new,
+    play,
+    player,
+    pot141,
+    scratch,
+    shot,
+)
 
 
 def _warned(m, i):
@@ -30,7 +26,7 @@ def _warned(m, i):
 
 def _to_14th(**kw):
     """A makes a ball on the break and 12 more: 2 left, A to shoot."""
-    m = play(new("14.1", **kw), lag(0), _made_break(), pot141(12))
+    m = play(new("14.1", **kw), lag(0), made_break_141(), pot141(12))
     assert m.state()["balls_left"] == 2 and player(m, 0)["score"] == 13
     return m
 
@@ -92,7 +88,7 @@ def test_C_S4d_only_the_cue_ball_bih_kitchen():
 
 
 def test_S11_warning_after_two_consecutive_fouls():
-    m = _g()
+    m = g141()
     m.apply(scratch(2))  # B 1
     assert not _warned(m, 1)
     m.apply(miss(3))  # A
@@ -101,7 +97,7 @@ def test_S11_warning_after_two_consecutive_fouls():
 
 
 def test_S11_third_foul_minus_sixteen_rerack_offender_breaks():
-    m = _g()
+    m = g141()
     m.apply(scratch(2))  # B -1
     m.apply(miss(3))
     m.apply(scratch(2))  # B -2
@@ -120,12 +116,12 @@ def test_S11_third_foul_minus_sixteen_rerack_offender_breaks():
     assert st["balls_left"] == 15 and st["rack"] == 2
     assert st["shooter"] == 1 and st["breaking"] is True and st["bih"] == "kitchen"
     assert player(m, 1)["fouls"] == 0
-    m.apply(_bad_break())  # the re-break is under S4
+    m.apply(bad_break_141())  # the re-break is under S4
     assert player(m, 1)["score"] == -21 and m.state()["pending"]["by"] == 0
 
 
 def test_C_S3_fouls_count_across_innings_legal_shot_resets():
-    m = _g()
+    m = g141()
     m.apply(scratch(2))  # B 1
     m.apply(miss(3))  # A legal
     assert player(m, 1)["fouls"] == 1
@@ -138,7 +134,7 @@ def test_C_S3_fouls_count_across_innings_legal_shot_resets():
 
 
 def test_C_S7_third_foul_after_the_warning_always_counts():
-    m = _g()
+    m = g141()
     m.apply(scratch(2))  # B 1
     m.apply(scratch(2))  # A 1
     m.apply(scratch(2))  # B 2 (warned)
@@ -153,12 +149,12 @@ def test_C_S7_third_foul_after_the_warning_always_counts():
 
 
 def test_C_S1_scores_can_be_negative():
-    m = play(new("14.1"), lag(0), _bad_break(), choose("rerack"), _bad_break())
+    m = play(new("14.1"), lag(0), bad_break_141(), choose("rerack"), bad_break_141())
     assert player(m, 0)["score"] == -4
 
 
 def test_C_S1_reaching_the_target_ends_the_match():
-    m = play(new("14.1", target=[5, 5]), lag(0), _made_break(), pot141(3))
+    m = play(new("14.1", target=[5, 5]), lag(0), made_break_141(), pot141(3))
     assert m.state()["winner"] is None and player(m, 0)["score"] == 4
     m.apply(pot141(3))  # 4 + 3 = 7 >= 5
     st = m.state()
@@ -167,7 +163,7 @@ def test_C_S1_reaching_the_target_ends_the_match():
 
 
 def test_C_S1_handicap_targets():
-    m = play(new("14.1", target=[10, 3]), lag(0), _made_break(), pot141(2))
+    m = play(new("14.1", target=[10, 3]), lag(0), made_break_141(), pot141(2))
     assert m.state()["winner"] is None and player(m, 0)["score"] == 3
     m.apply(miss(2))
     m.apply(pot141(3))  # B reaches 3, own target
@@ -178,7 +174,7 @@ def test_C_S5_statistics_per_player():
     m = play(
         new("14.1"),
         lag(0),
-        _made_break(),
+        made_break_141(),
         pot141(2),
         miss(3),  # A: 3, inning 1
         pot141(4),
@@ -197,7 +193,7 @@ def test_C_S6_scores_add_up_to_balls_minus_penalties():
     m = play(
         new("14.1"),
         lag(0),
-        _bad_break(),
+        bad_break_141(),
         choose("accept"),  # A -2
         pot141(3),
         scratch(2),  # B +3 -1

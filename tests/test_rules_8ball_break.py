@@ -1,16 +1,8 @@
 # mp: yes
 # 8-ball lag and break rules (RULES.md E2, E3, E4, A5, A7), expected values from the rule text.
-from tests.helpers import UNDO, break_dry, choose, lag, new, play, player, refused, shot
+from tests.helpers import UNDO, break_dry, choose, lag, match8, opts, player, refused, shot
 
 ALL15 = list(range(1, 16))
-
-
-def _m(*evs, **kw):
-    return play(new("8ball", **kw), *evs)
-
-
-def _opts(m):
-    return sorted(m.state()["pending"]["options"])
 
 
 def _lose_rack():
@@ -22,19 +14,19 @@ def _lose_rack():
 
 
 def test_E2_no_shot_before_lag_A11():
-    m = _m()
+    m = match8()
     assert m.state()["shooter"] is None
     assert refused(m, break_dry()) == "A11"
 
 
 def test_E2_lag_winner_breaks():
-    s = _m(lag(1)).state()
+    s = match8(lag(1)).state()
     assert s["shooter"] == 1 and s["breaking"] is True and s["bih"] == "kitchen"
 
 
 def test_E2_players_alternate_breaks_whoever_wins():
     # Rack 1: A breaks dry, B pockets the 8 on an open table -> A wins rack 1.
-    m = _m(lag(0), break_dry(), _lose_rack())
+    m = match8(lag(0), break_dry(), _lose_rack())
     s = m.state()
     assert s["rack"] == 2 and player(m, 0)["racks"] == 1
     assert s["shooter"] == 1 and s["breaking"] is True  # B breaks rack 2 (not the winner)
@@ -50,7 +42,7 @@ def test_E2_players_alternate_breaks_whoever_wins():
 
 
 def test_E3_break_pocketing_a_ball_is_legal_and_breaker_continues():
-    m = _m(lag(0), shot(first=1, pots=[3], break_rails=1, rail=True))
+    m = match8(lag(0), shot(first=1, pots=[3], break_rails=1, rail=True))
     s = m.state()
     assert s["shooter"] == 0 and s["pending"] is None and s["breaking"] is False
     assert s["bih"] is None and 3 not in s["on_table"] and s["balls_left"] == 14
@@ -58,66 +50,66 @@ def test_E3_break_pocketing_a_ball_is_legal_and_breaker_continues():
 
 
 def test_E3_break_four_balls_to_rails_is_legal_turn_passes():
-    m = _m(lag(0), break_dry())
+    m = match8(lag(0), break_dry())
     s = m.state()
     assert s["shooter"] == 1 and s["pending"] is None and s["bih"] is None
     assert s["on_table"] == ALL15 and player(m, 0)["fouls"] == 0
 
 
 def test_E3_three_balls_to_rails_is_bad_break_A5_foul():
-    m = _m(lag(0), shot(first=1, break_rails=3, rail=True))
+    m = match8(lag(0), shot(first=1, break_rails=3, rail=True))
     s = m.state()
     assert s["pending"]["by"] == 1 and s["shooter"] == 1
-    assert _opts(m) == ["accept", "kitchen", "rerack"]
+    assert opts(m) == ["accept", "kitchen", "rerack"]
     assert player(m, 0)["fouls"] == 1  # A5: this bad break is a foul
     assert s["rack"] == 1
 
 
 def test_E3_break_without_contact_is_bad_break_A5():
-    m = _m(lag(0), shot(first=None, break_rails=0))
+    m = match8(lag(0), shot(first=None, break_rails=0))
     assert m.state()["pending"]["by"] == 1
-    assert _opts(m) == ["accept", "kitchen", "rerack"]
+    assert opts(m) == ["accept", "kitchen", "rerack"]
     assert player(m, 0)["fouls"] == 1
 
 
 def test_E3_other_foul_on_break_gives_the_choice():
     # Balls down but the referee calls a double hit: any other foul on the break (E3).
-    m = _m(lag(0), shot(first=1, pots=[4], break_rails=4, rail=True, foul="G5.11"))
+    m = match8(lag(0), shot(first=1, pots=[4], break_rails=4, rail=True, foul="G5.11"))
     s = m.state()
-    assert s["pending"]["by"] == 1 and _opts(m) == ["accept", "kitchen", "rerack"]
+    assert s["pending"]["by"] == 1 and opts(m) == ["accept", "kitchen", "rerack"]
     assert 4 not in s["on_table"]  # E8: balls pocketed on a foul stay down
 
 
 def test_E3_object_ball_off_on_break_gives_the_choice():
-    m = _m(lag(0), shot(first=1, off=[5], break_rails=4, rail=True))
+    m = match8(lag(0), shot(first=1, off=[5], break_rails=4, rail=True))
     s = m.state()
-    assert s["pending"]["by"] == 1 and _opts(m) == ["accept", "kitchen", "rerack"]
+    assert s["pending"]["by"] == 1 and opts(m) == ["accept", "kitchen", "rerack"]
     assert 5 not in s["on_table"]
 
 
 def test_E3_no_shot_while_choice_pending():
-    m = _m(lag(0), shot(first=1, break_rails=2, rail=True))
+    m = match8(lag(0), shot(first=1, break_rails=2, rail=True))
     assert refused(m, shot(first=1, rail=True)) == "E3"
     assert refused(m, choose("spot8")) == "E3"
     assert refused(m, choose("accept", by=0)) == "E3"
 
 
 def test_E3_A7_accept_incoming_player_shoots_as_it_lies():
-    m = _m(lag(0), shot(first=1, break_rails=2, rail=True), choose("accept"))
+    m = match8(lag(0), shot(first=1, break_rails=2, rail=True), choose("accept"))
     s = m.state()
     assert s["pending"] is None and s["shooter"] == 1
     assert s["bih"] is None and s["breaking"] is False
 
 
 def test_E3_A7_kitchen_incoming_player_has_cue_ball_in_kitchen():
-    m = _m(lag(0), shot(first=1, break_rails=2, rail=True), choose("kitchen"))
+    m = match8(lag(0), shot(first=1, break_rails=2, rail=True), choose("kitchen"))
     s = m.state()
     assert s["pending"] is None and s["shooter"] == 1
     assert s["bih"] == "kitchen" and s["breaking"] is False
 
 
 def test_E3_A7_rerack_chooser_breaks_when_breaker_not_named():
-    m = _m(lag(0), shot(first=1, pots=[2], off=[9], break_rails=4, rail=True), choose("rerack"))
+    m = match8(lag(0), shot(first=1, pots=[2], off=[9], break_rails=4, rail=True), choose("rerack"))
     s = m.state()
     assert s["pending"] is None and s["shooter"] == 1 and s["breaking"] is True
     assert s["bih"] == "kitchen" and s["on_table"] == ALL15
@@ -126,27 +118,27 @@ def test_E3_A7_rerack_chooser_breaks_when_breaker_not_named():
 
 
 def test_E3_A7_rerack_chooser_names_the_breaker():
-    m = _m(lag(0), shot(first=1, break_rails=2, rail=True), choose("rerack", breaker=0))
+    m = match8(lag(0), shot(first=1, break_rails=2, rail=True), choose("rerack", breaker=0))
     s = m.state()
     assert s["shooter"] == 0 and s["breaking"] is True and s["rack"] == 1
     assert player(m, 0)["fouls"] == 0
     # A1: the re-break by the same breaker continues the same inning.
     m.apply(break_dry())
     assert player(m, 0)["innings"] == 1
-    m2 = _m(lag(0), shot(first=1, break_rails=2, rail=True), choose("rerack", breaker=1))
+    m2 = match8(lag(0), shot(first=1, break_rails=2, rail=True), choose("rerack", breaker=1))
     assert m2.state()["shooter"] == 1 and m2.state()["breaking"] is True
 
 
 def test_E3_A7_breaker_named_only_on_rerack():
-    m = _m(lag(0), shot(first=1, break_rails=2, rail=True))
+    m = match8(lag(0), shot(first=1, break_rails=2, rail=True))
     assert refused(m, choose("kitchen", breaker=0)) == "A7"
     assert refused(m, choose("accept", breaker=1)) == "A7"
 
 
 def test_E3_A7_scratch_on_break_kitchen_or_rerack_only():
-    m = _m(lag(0), shot(first=1, pots=[0, 6], break_rails=4, rail=True))
+    m = match8(lag(0), shot(first=1, pots=[0, 6], break_rails=4, rail=True))
     s = m.state()
-    assert s["pending"]["by"] == 1 and _opts(m) == ["kitchen", "rerack"]
+    assert s["pending"]["by"] == 1 and opts(m) == ["kitchen", "rerack"]
     assert player(m, 0)["fouls"] == 1
     assert refused(m, choose("accept")) == "E3"
     m.apply(choose("kitchen"))
@@ -156,20 +148,22 @@ def test_E3_A7_scratch_on_break_kitchen_or_rerack_only():
 
 
 def test_E3_A7_scratch_on_break_rerack():
-    m = _m(lag(0), shot(first=1, pots=[0], break_rails=4, rail=True), choose("rerack"))
+    m = match8(lag(0), shot(first=1, pots=[0], break_rails=4, rail=True), choose("rerack"))
     s = m.state()
     assert s["shooter"] == 1 and s["breaking"] is True and s["on_table"] == ALL15
-    m = _m(lag(0), shot(first=1, pots=[0], break_rails=4, rail=True), choose("rerack", breaker=0))
+    m = match8(
+        lag(0), shot(first=1, pots=[0], break_rails=4, rail=True), choose("rerack", breaker=0)
+    )
     assert m.state()["shooter"] == 0 and m.state()["breaking"] is True
 
 
 def test_E3_cue_ball_off_on_break_is_like_a_scratch():
-    m = _m(lag(0), shot(first=1, off=[0], break_rails=4, rail=True))
-    assert m.state()["pending"]["by"] == 1 and _opts(m) == ["kitchen", "rerack"]
+    m = match8(lag(0), shot(first=1, off=[0], break_rails=4, rail=True))
+    assert m.state()["pending"]["by"] == 1 and opts(m) == ["kitchen", "rerack"]
 
 
 def test_E3_E5_legal_break_sets_no_groups():
-    m = _m(lag(0), shot(first=1, pots=[1, 2, 3], break_rails=4, rail=True))
+    m = match8(lag(0), shot(first=1, pots=[1, 2, 3], break_rails=4, rail=True))
     assert m.state()["groups"] is None and m.state()["shooter"] == 0
 
 
@@ -177,16 +171,16 @@ def test_E3_E5_legal_break_sets_no_groups():
 
 
 def test_E4_8_on_break_breaker_chooses_spot8_or_rerack():
-    m = _m(lag(0), shot(first=1, pots=[8, 3], break_rails=4, rail=True))
+    m = match8(lag(0), shot(first=1, pots=[8, 3], break_rails=4, rail=True))
     s = m.state()
     assert s["pending"]["by"] == 0 and s["shooter"] == 0
-    assert _opts(m) == ["rerack", "spot8"]
+    assert opts(m) == ["rerack", "spot8"]
     assert player(m, 0)["fouls"] == 0
     assert refused(m, choose("kitchen")) == "E4"
 
 
 def test_E4_spot8_breaker_keeps_shooting():
-    m = _m(lag(0), shot(first=1, pots=[8, 3], break_rails=4, rail=True), choose("spot8"))
+    m = match8(lag(0), shot(first=1, pots=[8, 3], break_rails=4, rail=True), choose("spot8"))
     s = m.state()
     assert s["pending"] is None and s["shooter"] == 0 and s["bih"] is None
     assert 8 in s["on_table"] and 3 not in s["on_table"] and s["balls_left"] == 14
@@ -197,17 +191,17 @@ def test_E4_spot8_breaker_keeps_shooting():
 
 
 def test_E4_rerack_breaker_breaks_again():
-    m = _m(lag(1), shot(first=1, pots=[8], break_rails=4, rail=True), choose("rerack"))
+    m = match8(lag(1), shot(first=1, pots=[8], break_rails=4, rail=True), choose("rerack"))
     s = m.state()
     assert s["shooter"] == 1 and s["breaking"] is True and s["on_table"] == ALL15
     assert s["rack"] == 1
 
 
 def test_E4_8_and_scratch_opponent_spot8_with_bih_kitchen():
-    m = _m(lag(0), shot(first=1, pots=[8, 0], break_rails=4, rail=True))
+    m = match8(lag(0), shot(first=1, pots=[8, 0], break_rails=4, rail=True))
     s = m.state()
     assert s["pending"]["by"] == 1 and s["shooter"] == 1
-    assert _opts(m) == ["rerack", "spot8"]
+    assert opts(m) == ["rerack", "spot8"]
     assert refused(m, choose("spot8", by=0)) == "E4"
     m.apply(choose("spot8"))
     s = m.state()
@@ -216,7 +210,7 @@ def test_E4_8_and_scratch_opponent_spot8_with_bih_kitchen():
 
 
 def test_E4_8_and_scratch_opponent_rerack_and_breaks():
-    m = _m(lag(0), shot(first=1, pots=[8, 0], break_rails=4, rail=True))
+    m = match8(lag(0), shot(first=1, pots=[8, 0], break_rails=4, rail=True))
     assert refused(m, choose("rerack", breaker=0)) == "A7"
     m.apply(choose("rerack"))
     s = m.state()
@@ -225,7 +219,7 @@ def test_E4_8_and_scratch_opponent_rerack_and_breaks():
 
 
 def test_E4_A7_8_off_table_on_break_loses_rack():
-    m = _m(lag(0), shot(first=1, off=[8], break_rails=4, rail=True), race=[3, 3])
+    m = match8(lag(0), shot(first=1, off=[8], break_rails=4, rail=True), race=[3, 3])
     s = m.state()
     assert player(m, 1)["racks"] == 1 and player(m, 0)["racks"] == 0
     assert s["rack"] == 2 and s["pending"] is None and s["breaking"] is True
@@ -233,6 +227,6 @@ def test_E4_A7_8_off_table_on_break_loses_rack():
 
 
 def test_E4_undo_takes_back_the_choice():
-    m = _m(lag(0), shot(first=1, pots=[8], break_rails=4, rail=True), choose("spot8"))
+    m = match8(lag(0), shot(first=1, pots=[8], break_rails=4, rail=True), choose("spot8"))
     m.apply(UNDO)
     assert m.state()["pending"]["by"] == 0 and 8 not in m.state()["on_table"]

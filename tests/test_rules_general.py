@@ -1,8 +1,11 @@
 # mp: yes
 # General rules G1-G5.3 (RULES.md): each test fails if its rule is broken; values derived by hand.
 from tests.helpers import (
-    break_141_ok,
-    break_dry,
+    foul_141,
+    foul_bih_table,
+    g8_groups,
+    g9,
+    g141,
     lag,
     miss,
     new,
@@ -13,42 +16,6 @@ from tests.helpers import (
     scratch,
     shot,
 )
-
-
-def _g141(**kw):
-    """14.1 after a legal opening break by A that pockets nothing: B to shoot, 15 balls."""
-    return play(new("14.1", **kw), lag(0), break_141_ok())
-
-
-def _g9(**kw):
-    """9-ball after a dry legal break by A: B to shoot at the 1."""
-    return play(new("9ball", **kw), lag(0), break_dry())
-
-
-def _g8_groups():
-    """8-ball, A broke dry, B made the 9 as called: B has stripes, A solids; B to shoot."""
-    return play(
-        new("8ball"), lag(0), break_dry(), shot(call=9, first=9, pots=[9], made=True, rail=True)
-    )
-
-
-def _foul_141(m, shooter, score_before, bih=None):
-    """A foul by shooter in 14.1 (S7): -1, table passes, cue ball where it lies unless bih."""
-    st = m.state()
-    assert player(m, shooter)["score"] == score_before - 1
-    assert player(m, shooter)["fouls"] >= 1
-    assert st["shooter"] == 1 - shooter
-    assert st["bih"] == bih
-
-
-def _foul_bih_table(m, shooter, fouls=1):
-    """A foul by shooter in 8/9-ball (E10, N8): opponent has ball in hand anywhere."""
-    st = m.state()
-    assert player(m, shooter)["fouls"] == fouls
-    assert st["shooter"] == 1 - shooter
-    assert st["bih"] == "table"
-    assert st["pending"] is None
-
 
 # ---------------------------------------------------------------- G1, G2
 
@@ -85,34 +52,34 @@ def test_G2_new_rack_break_from_the_kitchen():
 
 
 def test_G3_no_contact_is_a_foul():
-    m = _g141()
+    m = g141()
     m.apply(shot(first=None, rail=True))
-    _foul_141(m, 1, 0)
-    m = _g9()
+    foul_141(m, 1, 0)
+    m = g9()
     m.apply(shot(first=None, rail=True))
-    _foul_bih_table(m, 1)
+    foul_bih_table(m, 1)
 
 
 def test_G3_contact_but_no_rail_and_no_pocket_is_a_foul():
-    m = _g9()
+    m = g9()
     m.apply(shot(first=1, rail=False))
-    _foul_bih_table(m, 1)
-    m = _g141()
+    foul_bih_table(m, 1)
+    m = g141()
     m.apply(shot(first=3, rail=False))
-    _foul_141(m, 1, 0)
+    foul_141(m, 1, 0)
 
 
 def test_G3_contact_then_rail_is_legal():
-    m = _g141()
+    m = g141()
     m.apply(miss(3))
     assert player(m, 1)["score"] == 0 and player(m, 1)["fouls"] == 0
-    m = _g9()
+    m = g9()
     m.apply(miss(1))
     assert player(m, 1)["fouls"] == 0 and m.state()["bih"] is None
 
 
 def test_G3_contact_then_pocket_without_rail_is_legal():
-    m = _g9()
+    m = g9()
     m.apply(shot(first=1, pots=[1], rail=False))
     st = m.state()
     assert player(m, 1)["fouls"] == 0
@@ -121,11 +88,11 @@ def test_G3_contact_then_pocket_without_rail_is_legal():
 
 
 def test_G4_legal_shot_without_a_pocketed_ball_ends_the_inning():
-    m = _g9()
+    m = g9()
     m.apply(miss(1))
     st = m.state()
     assert st["shooter"] == 0 and st["bih"] is None and player(m, 1)["fouls"] == 0
-    m = _g141()
+    m = g141()
     m.apply(pot141(2))  # B makes 2, continues
     assert m.state()["shooter"] == 1
     m.apply(miss(4))  # no ball: inning over, no penalty
@@ -137,58 +104,58 @@ def test_G4_legal_shot_without_a_pocketed_ball_ends_the_inning():
 
 
 def test_G5_1_lowest_ball_not_hit_first_9ball():
-    m = _g9()
+    m = g9()
     m.apply(shot(first=3, pots=[3], rail=True))  # illegal object ball first
-    _foul_bih_table(m, 1)
+    foul_bih_table(m, 1)
     assert 3 not in m.state()["on_table"]  # N9: not spotted
 
 
 def test_G5_1_opponent_group_hit_first_8ball():
-    m = _g8_groups()  # B stripes
+    m = g8_groups()  # B stripes
     m.apply(shot(first=2, rail=True))
-    _foul_bih_table(m, 1)
+    foul_bih_table(m, 1)
 
 
 def test_G5_1_legal_ball_then_nothing_is_a_foul_8ball():
-    m = _g8_groups()
+    m = g8_groups()
     m.apply(shot(first=10, rail=False))
-    _foul_bih_table(m, 1)
+    foul_bih_table(m, 1)
 
 
 def test_G5_1_called_by_referee_14_1():
-    m = _g141()
+    m = g141()
     m.apply(shot(first=3, rail=True, foul="G5.1"))
-    _foul_141(m, 1, 0)
+    foul_141(m, 1, 0)
 
 
 def test_G5_2_scratch_each_game():
-    m = _g141()
+    m = g141()
     m.apply(scratch(2))
-    _foul_141(m, 1, 0, bih="kitchen")  # S7: after a scratch, BIH in the kitchen
-    m = _g9()
+    foul_141(m, 1, 0, bih="kitchen")  # S7: after a scratch, BIH in the kitchen
+    m = g9()
     m.apply(shot(first=1, pots=[1, 0], rail=True))
-    _foul_bih_table(m, 1)
+    foul_bih_table(m, 1)
     assert 1 not in m.state()["on_table"]  # N9: only the 9 is spotted
-    m = _g8_groups()
+    m = g8_groups()
     m.apply(shot(first=10, call=10, pots=[10, 0], made=True, rail=True))
-    _foul_bih_table(m, 1)
+    foul_bih_table(m, 1)
 
 
 def test_G5_3_object_ball_off_the_table():
-    m = _g141()
+    m = g141()
     m.apply(shot(first=3, off=[3], rail=True))
-    _foul_141(m, 1, 0)  # S9: cue ball where it lies
+    foul_141(m, 1, 0)  # S9: cue ball where it lies
     assert m.state()["balls_left"] == 15  # S9: the ball is spotted
-    m = _g9()
+    m = g9()
     m.apply(shot(first=1, off=[2], rail=True))
-    _foul_bih_table(m, 1)
+    foul_bih_table(m, 1)
     assert 2 not in m.state()["on_table"]  # N10: stays off
 
 
 def test_G5_3_cue_ball_off_the_table():
-    m = _g141()
+    m = g141()
     m.apply(shot(first=3, off=[0], rail=True))
-    _foul_141(m, 1, 0, bih="kitchen")  # S9
-    m = _g8_groups()
+    foul_141(m, 1, 0, bih="kitchen")  # S9
+    m = g8_groups()
     m.apply(shot(first=10, off=[0], rail=True))
-    _foul_bih_table(m, 1)
+    foul_bih_table(m, 1)
