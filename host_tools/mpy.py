@@ -91,6 +91,9 @@ def compile_tree() -> Path:
     (tmp / ".done").write_text("ok\n")
     shutil.rmtree(out, ignore_errors=True)
     tmp.replace(out)
+    for old in BUILD.glob("mpy-*"):    # trees of earlier sources
+        if old != out and not old.name.endswith(".tmp"):
+            shutil.rmtree(old, ignore_errors=True)
     return out
 
 
