@@ -100,7 +100,7 @@ class Controller:
                 return [[who, opts[self.cursor % len(opts)]], ["FOUL", "next"]]
             return [[str(i + 1), o] for i, o in enumerate(self._options())]
         if m == "over":
-            return [["long:UNDO" if b else "D", "undo"], ["long:UNDO" if b else "##", "menu"]]
+            return [["UNDO" if b else "D", "undo"], ["long:UNDO" if b else "##", "menu"]]
         if b:
             me = "P1" if s["shooter"] == 0 else "P2"
             other = "P2" if me == "P1" else "P1"
