@@ -2,8 +2,6 @@
 # The only file (with boards/pico.py) that imports `machine`; wiring table in boards/README.md.
 # Pins avoid the strapping pins (0, 2, 5 is only CS, idle high; 12, 15), the flash pins (6-11)
 # and the input-only 34-39 (no pull-ups).
-from firmware import hw
-
 PROFILE = {
     "board": "esp32_devkit",
     "display": "oled",  # "oled" (SSD1306) | "sh1106" | "lcd20" | "lcd16" | "digits" (MAX7219)
@@ -30,30 +28,9 @@ PROFILE = {
 
 
 def build(profile=PROFILE):
-    # Make the buses, the display, the input and the watchdog of this profile: a hw.Hardware.
+    # Make this board's hardware from the profile (the steps are shared: boards.build).
     import machine
 
-    p = profile
-    kind = p["display"]
-    Pin = machine.Pin
-    if kind == "digits":
-        sid, sck, mosi, cs, hz = p["spi"]
-        spi = machine.SPI(sid, baudrate=hz, polarity=0, phase=0, sck=Pin(sck), mosi=Pin(mosi))
-        scr = hw.display(kind, spi=spi, cs=Pin(cs, Pin.OUT, value=1))
-    else:
-        iid, sda, scl, hz = p["i2c"]
-        i2c = machine.I2C(iid, sda=Pin(sda), scl=Pin(scl), freq=hz)
-        addr = p["lcd_addr"] if kind.startswith("lcd") else p["oled_addr"]
-        scr = hw.display(kind, i2c=i2c, addr=addr)
-    if p["input"] == "keypad":
-        rows = [Pin(n, Pin.OPEN_DRAIN, value=1) for n in p["rows"]]
-        cols = [Pin(n, Pin.IN, Pin.PULL_UP) for n in p["cols"]]
-        inp = hw.keys("keypad", rows=rows, cols=cols, keymap=p["keymap"],
-                      debounce_ms=p["debounce_ms"], long_ms=p["long_ms"])
-    else:
-        pins = [Pin(n, Pin.IN, Pin.PULL_UP) for _, n in p["buttons"]]
-        names = [name for name, _ in p["buttons"]]
-        inp = hw.keys("buttons", pins=pins, names=names, debounce_ms=p["debounce_ms"],
-                      long_ms=p["long_ms"])
-    wdt = machine.WDT(timeout=p["wdt_ms"]) if p["wdt_ms"] else None
-    return hw.Hardware(scr, inp, kind, p["input"], wdt, machine.reset, p["lang"])
+    import boards
+
+    return boards.build(profile, machine)

@@ -1,7 +1,5 @@
 # Raspberry Pi Pico / Pico W / Pico 2 profile: the pin map, and build() makes the hardware from it.
 # The only file (with boards/esp32_devkit.py) that imports `machine`; wiring table in boards/README.md.
-from firmware import hw
-
 PROFILE = {
     "board": "pico",
     "display": "oled",  # "oled" (SSD1306) | "sh1106" | "lcd20" | "lcd16" | "digits" (MAX7219)
@@ -26,33 +24,9 @@ PROFILE = {
 
 
 def build(profile=PROFILE):
-    # Make the buses, the display, the input and the watchdog of this profile: a hw.Hardware.
+    # Make this board's hardware from the profile (the steps are shared: boards.build).
     import machine
 
-    p = profile
-    kind = p["display"]
-    if kind == "digits":
-        sid, sck, mosi, cs, hz = p["spi"]
-        spi = machine.SPI(sid, baudrate=hz, polarity=0, phase=0, sck=machine.Pin(sck),
-                          mosi=machine.Pin(mosi))
-        scr = hw.display(kind, spi=spi, cs=machine.Pin(cs, machine.Pin.OUT, value=1))
-    else:
-        iid, sda, scl, hz = p["i2c"]
-        i2c = machine.I2C(iid, sda=machine.Pin(sda), scl=machine.Pin(scl), freq=hz)
-        addr = p["lcd_addr"] if kind.startswith("lcd") else p["oled_addr"]
-        scr = hw.display(kind, i2c=i2c, addr=addr)
-    # Input pins are made after the bus: SPI0 also claims its default MISO (GP16) and making
-    # GP16 an input again hands it back to the button wired there.
-    Pin = machine.Pin
-    if p["input"] == "keypad":
-        rows = [Pin(n, Pin.OPEN_DRAIN, value=1) for n in p["rows"]]
-        cols = [Pin(n, Pin.IN, Pin.PULL_UP) for n in p["cols"]]
-        inp = hw.keys("keypad", rows=rows, cols=cols, keymap=p["keymap"],
-                      debounce_ms=p["debounce_ms"], long_ms=p["long_ms"])
-    else:
-        pins = [Pin(n, Pin.IN, Pin.PULL_UP) for _, n in p["buttons"]]
-        names = [name for name, _ in p["buttons"]]
-        inp = hw.keys("buttons", pins=pins, names=names, debounce_ms=p["debounce_ms"],
-                      long_ms=p["long_ms"])
-    wdt = machine.WDT(timeout=p["wdt_ms"]) if p["wdt_ms"] else None
-    return hw.Hardware(scr, inp, kind, p["input"], wdt, machine.reset, p["lang"])
+    import boards
+
+    return boards.build(profile, machine)
