@@ -216,28 +216,22 @@ class Controller:
 
     def _keypad(self, k):
         s = self.match.s
-        if self.mode in ("over",):
-            if k == "D":
-                return self._undo()
-            if k == "#":
-                if self.shift:
-                    self.shift = False
-                    return self._open_menu()
-                self.shift = True
-                return
-            return self._bad(k)
         if self.mode == "choice":
             if k.isdigit() and 1 <= int(k) <= len(self._options()):
                 return self._choose(self._options()[int(k) - 1])
             if k == "D":
                 return self._undo()
             return self._bad(k)
-        if k == "#":
+        if k == "#":                        # shift; a second # opens the menu
             if self.shift:
                 self.shift = False
                 return self._open_menu()
             self.shift = True
             return
+        if self.mode == "over":
+            if k == "D":
+                return self._undo()
+            return self._bad(k)
         if k == "*" and self.shift:
             self.shift = False
             self.mode = "help"
