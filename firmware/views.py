@@ -33,26 +33,14 @@ def fit(left, right, w):
 
 
 def wrap(text, w):
-    """Word-wrap text into lines of at most w columns."""
-    out = []
-    line = ""
+    """Word-wrap text into lines of at most w columns (a longer word is cut into pieces)."""
+    pieces = []
     for word in text.split(" "):
         while len(word) > w:
-            if line:
-                out.append(line)
-                line = ""
-            out.append(word[:w])
+            pieces.append(word[:w])
             word = word[w:]
-        if not line:
-            line = word
-        elif len(line) + 1 + len(word) <= w:
-            line += " " + word
-        else:
-            out.append(line)
-            line = word
-    if line:
-        out.append(line)
-    return out
+        pieces.append(word)
+    return pack(pieces, w)
 
 
 def pack(items, w):
