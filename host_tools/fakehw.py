@@ -54,3 +54,15 @@ def decoder(kind):
     from host_tools.fakes.oled import Ssd1306Decoder
 
     return Ssd1306Decoder(sh1106=kind == "sh1106")
+
+
+def screen_text(kind, dec):
+    # What the display shows, from a decoder fed its bus: OLED text rows, the LCD grid, or the
+    # digits as one string in a list.
+    if kind == "digits":
+        return [dec.text()]
+    if kind.startswith("lcd"):
+        return dec.grid()
+    from host_tools.fakes import oled as fo
+
+    return fo.read_text(dec.bitmap())

@@ -1,7 +1,6 @@
-# mp: yes
-# Test rig (CPython and MicroPython): the app on a fake keypad/buttons and a fake bus, with simulated time.
+# Test rig (CPython): the app on a fake keypad/buttons and a fake bus, with simulated time.
 from firmware.app import Runner
-from host_tools.fakehw import FakeBoard, decoder
+from host_tools.fakehw import FakeBoard, decoder, screen_text
 
 STEP = 5  # ms between loop passes
 
@@ -16,9 +15,7 @@ class FakeWdt:
 
 class Rig(FakeBoard):
     # kind: "oled" | "sh1106" | "lcd20" | "lcd16" | "digits"; layout: "keypad" | "buttons".
-    def __init__(self, kind="oled", layout="keypad", lang="en", game="14.1", error_ms=500,
-                 lean=False):
-        self.lean = lean  # decode as we go and drop the bus records (less heap)
+    def __init__(self, kind="oled", layout="keypad", lang="en", game="14.1", error_ms=500):
         self._dec = None
         self._fed = 0
         self.wdt = FakeWdt()
@@ -37,8 +34,6 @@ class Rig(FakeBoard):
             if self.runner.tick(self.now):
                 self.healthy += 1
             self.now += STEP
-        if self.lean:
-            self.decoder()
 
     def press(self, name, hold=80, settle=60):
         # Close the switch for hold ms and release it; the event comes on the debounced release.
@@ -52,17 +47,11 @@ class Rig(FakeBoard):
 
     def keys(self, text):
         # Space-separated key names; "long:X" for a long press.
-        for _ in self.key_steps(text):
-            pass
-
-    def key_steps(self, text):
-        # keys(), yielding after each key (MicroPython's test VM collects between steps).
         for tok in text.split():
             if tok.startswith("long:"):
                 self.long(tok[5:])
             else:
                 self.press(tok)
-            yield
 
     def decoder(self):
         # A decoder fed with every bus record so far (incremental: each record is fed once).
@@ -73,21 +62,11 @@ class Rig(FakeBoard):
         if len(recs) > self._fed:
             d.feed(recs[self._fed:])
             self._fed = len(recs)
-        if self.lean:  # forget fed records (MicroPython: keep the heap for the app)
-            self.bus.records = []
-            self._fed = 0
         return d
 
     def screen(self):
         # What the display shows, decoded from the bus bytes: OLED text rows, LCD grid, digits.
-        d = self.decoder()
-        if self.kind == "digits":
-            return [d.text()]  # type: ignore
-        if self.kind.startswith("lcd"):
-            return d.grid()  # type: ignore
-        from host_tools.fakes import oled as fo
-
-        return fo.read_text(d.bitmap())  # type: ignore
+        return screen_text(self.kind, self.decoder())
 
     def state(self):
         return self.ctl.match.state()
