@@ -14,11 +14,10 @@ class Buttons(KeyScanner):
         self._low = 1 if active_low else 0
 
     def _scan(self, now):
-        keys = self.keys
         reads = self._reads
         low = self._low
-        for i in range(len(keys)):
+        for i in range(len(reads)):
             if reads[i]():
-                self._step(keys[i], 1 - low, now)
+                self._step(i, 1 - low, now)
             else:
-                self._step(keys[i], low, now)
+                self._step(i, low, now)

@@ -6,7 +6,7 @@ except ImportError:
 
 from .ticks import ticks_diff
 
-# Events, each a tuple built once per key: ("press", name) on the debounced release of a press
+# Events, (kind, name) tuples: ("press", name) on the debounced release of a press
 # shorter than long_ms; ("long", name) once while held past long_ms (its release gives nothing);
 # ("stuck", name) once when held past stuck_ms (after its "long"), then the key is ignored until
 # released; ("chatter", name) once when the level never holds debounce_ms for chatter_ms, or when
@@ -14,7 +14,7 @@ from .ticks import ticks_diff
 # read released for quiet_ms. A level counts once it has held debounce_ms; hold times run from
 # first contact.
 
-# What a key is doing (Key.mode).
+# What a key is doing (KeyScanner.mode[i]).
 _IDLE = const(0)  # normal: a debounced release gives "press"
 _LONG = const(1)  # "long" sent for this press; its release gives nothing
 _BLOCK = const(2)  # pressed while another key held the rollover lock; ignored until released
@@ -34,27 +34,13 @@ def reader(pin):
     return v
 
 
-class Key:
-    # One key's debounce state; its event tuples are built once here, so polling allocates none.
-    def __init__(self, name):
-        self.name = name
-        self.ev_press = ("press", name)
-        self.ev_long = ("long", name)
-        self.ev_stuck = ("stuck", name)
-        self.ev_chatter = ("chatter", name)
-        self.raw = 0  # last sampled level, 1 = pressed
-        self.deb = 0  # debounced level, 1 = pressed
-        self.mode = _IDLE
-        self.unstable = 0  # 1 while the raw level has not yet held for debounce_ms
-        self.t_edge = 0  # time of the last raw edge
-        self.t_run = 0  # time of the first edge of the current unstable run
-        self.t_down = 0  # when the current debounced press began
-        self.n_tr = 0  # debounced transitions in the chatter window
-        self.t_win = 0  # start of the chatter window
-
-
 class KeyScanner:
-    # Base of Buttons and Keypad: subclasses read levels and call _step(key, pressed, now) per key.
+    # Base of Buttons and Keypad: subclasses read levels and call _step(i, pressed, now) for each
+    # key i. Per-key state lives in flat arrays (a few bytes a key, nothing allocated per poll):
+    # raw: last sampled level (1 = pressed); deb: debounced level; mode: what the key is doing;
+    # unstable: 1 while the raw level has not yet held debounce_ms; n_tr: debounced transitions
+    # in the chatter window; times: t_edge last raw edge, t_run first edge of the current
+    # unstable run, t_down when the current debounced press began, t_win chatter window start.
     def __init__(self, names, debounce_ms=30, long_ms=800, stuck_ms=5000,
                  chatter_ms=200, chatter_edges=6, quiet_ms=1000, rollover=False, queue=8):
         if not 0 < debounce_ms < chatter_ms < _HALF:
@@ -63,7 +49,7 @@ class KeyScanner:
             raise ValueError("long_ms must exceed debounce_ms (0 turns long presses off)")
         if stuck_ms and (stuck_ms <= long_ms or stuck_ms >= _HALF):
             raise ValueError("stuck_ms must exceed long_ms (0 turns stuck detection off)")
-        if chatter_edges < 2 or not 0 <= quiet_ms < _HALF or queue < 1:
+        if not 2 <= chatter_edges <= 255 or not 0 <= quiet_ms < _HALF or queue < 1:
             raise ValueError("bad chatter_edges, quiet_ms or queue")
         self.debounce_ms = debounce_ms
         self.long_ms = long_ms
@@ -71,9 +57,19 @@ class KeyScanner:
         self.chatter_ms = chatter_ms
         self.chatter_edges = chatter_edges
         self.quiet_ms = quiet_ms
-        self.keys = [Key(n) for n in names]
+        self.names = names
+        n = len(names)
+        self.raw = bytearray(n)
+        self.deb = bytearray(n)
+        self.mode = bytearray(n)
+        self.unstable = bytearray(n)
+        self.n_tr = bytearray(n)
+        self.t_edge = [0] * n
+        self.t_run = [0] * n
+        self.t_down = [0] * n
+        self.t_win = [0] * n
         self._rollover = rollover
-        self._owner = None  # the key holding the rollover lock
+        self._owner = -1  # the key holding the rollover lock, or -1
         self._q = [None] * queue
         self._qh = 0
         self._qn = 0
@@ -101,88 +97,89 @@ class KeyScanner:
 
     def faults(self):
         # Names of keys now ignored as stuck or chattering (allocates: call it when drawing).
-        return [k.name for k in self.keys if k.mode >= _STUCK]
+        return [self.names[i] for i in range(len(self.names)) if self.mode[i] >= _STUCK]
 
     def _scan(self, now):
         raise NotImplementedError
 
-    def _emit(self, ev):
+    def _emit(self, kind, i):
         n = self._qn
         size = len(self._q)
         if n >= size:
             self.dropped += 1
             return
-        i = self._qh + n
-        if i >= size:
-            i -= size
-        self._q[i] = ev
+        j = self._qh + n
+        if j >= size:
+            j -= size
+        self._q[j] = (kind, self.names[i])
         self._qn = n + 1
 
-    def _step(self, k, p, now):
-        # Feed one sample (p: 1 pressed, 0 released) of key k taken at time now.
-        if p != k.raw:
-            k.raw = p
-            k.t_edge = now
-            if not k.unstable:
-                k.unstable = 1
-                k.t_run = now
-        elif k.unstable and ticks_diff(now, k.t_edge) >= self.debounce_ms:
-            k.unstable = 0
-            if k.mode != _CHAT and p != k.deb:
-                self._settle(k, p, now)
-        mode = k.mode
+    def _step(self, i, p, now):
+        # Feed one sample (p: 1 pressed, 0 released) of key i taken at time now.
+        raw = self.raw
+        if p != raw[i]:
+            raw[i] = p
+            self.t_edge[i] = now
+            if not self.unstable[i]:
+                self.unstable[i] = 1
+                self.t_run[i] = now
+        elif self.unstable[i] and ticks_diff(now, self.t_edge[i]) >= self.debounce_ms:
+            self.unstable[i] = 0
+            if self.mode[i] != _CHAT and p != self.deb[i]:
+                self._settle(i, p, now)
+        mode = self.mode[i]
         if mode == _CHAT:
-            if not k.raw and ticks_diff(now, k.t_edge) >= self.quiet_ms:
-                k.mode = _IDLE
-                k.deb = 0
-                k.unstable = 0
-                k.n_tr = 0
+            if not raw[i] and ticks_diff(now, self.t_edge[i]) >= self.quiet_ms:
+                self.mode[i] = _IDLE
+                self.deb[i] = 0
+                self.unstable[i] = 0
+                self.n_tr[i] = 0
             return
         if mode == _STUCK:
             return
-        if k.unstable and ticks_diff(now, k.t_run) >= self.chatter_ms:
-            self._chatter(k)  # never settled for chatter_ms
+        if self.unstable[i] and ticks_diff(now, self.t_run[i]) >= self.chatter_ms:
+            self._chatter(i)  # never settled for chatter_ms
             return
-        if k.deb and k.raw:  # held, and not in the debounce of its release
-            held = ticks_diff(now, k.t_down)
+        if self.deb[i] and raw[i]:  # held, and not in the debounce of its release
+            held = ticks_diff(now, self.t_down[i])
             if self.stuck_ms and held >= self.stuck_ms:
-                k.mode = _STUCK
-                if self._owner is k:
-                    self._owner = None
-                self._emit(k.ev_stuck)
+                self.mode[i] = _STUCK
+                if self._owner == i:
+                    self._owner = -1
+                self._emit("stuck", i)
             elif mode == _IDLE and self.long_ms and held >= self.long_ms:
-                k.mode = _LONG
-                self._emit(k.ev_long)
+                self.mode[i] = _LONG
+                self._emit("long", i)
 
-    def _settle(self, k, p, now):
+    def _settle(self, i, p, now):
         # The raw level held for debounce_ms and differs from the debounced one.
-        k.deb = p
-        if k.n_tr and ticks_diff(now, k.t_win) <= self.chatter_ms:
-            k.n_tr += 1
-            if k.n_tr >= self.chatter_edges:
-                self._chatter(k)  # too many debounced transitions in one window
+        self.deb[i] = p
+        if self.n_tr[i] and ticks_diff(now, self.t_win[i]) <= self.chatter_ms:
+            self.n_tr[i] += 1
+            if self.n_tr[i] >= self.chatter_edges:
+                self._chatter(i)  # too many debounced transitions in one window
                 return
         else:
-            k.n_tr = 1
-            k.t_win = now
+            self.n_tr[i] = 1
+            self.t_win[i] = now
         if p:
-            k.t_down = k.t_run
-            if self._rollover and k.mode == _IDLE:
-                if self._owner is None:
-                    self._owner = k
-                elif self._owner is not k:
-                    k.mode = _BLOCK
+            self.t_down[i] = self.t_run[i]
+            if self._rollover and self.mode[i] == _IDLE:
+                if self._owner < 0:
+                    self._owner = i
+                elif self._owner != i:
+                    self.mode[i] = _BLOCK
         else:
-            if k.mode == _IDLE:
-                self._emit(k.ev_press)
-            k.mode = _IDLE
-            if self._owner is k:
-                self._owner = None
+            if self.mode[i] == _IDLE:
+                self._emit("press", i)
+            self.mode[i] = _IDLE
+            if self._owner == i:
+                self._owner = -1
 
-    def _chatter(self, k):
-        k.mode = _CHAT
-        k.deb = 0
-        k.n_tr = 0
-        if self._owner is k:
-            self._owner = None
-        self._emit(k.ev_chatter)
+    def _chatter(self, i):
+        self.mode[i] = _CHAT
+        self.deb[i] = 0
+        self.n_tr[i] = 0
+        if self._owner == i:
+            self._owner = -1
+        self._emit("chatter", i)

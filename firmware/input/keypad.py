@@ -17,7 +17,6 @@ class Keypad(KeyScanner):
             r(1)
 
     def _scan(self, now):
-        keys = self.keys
         rows = self._rows
         cols = self._cols
         nc = len(cols)
@@ -27,8 +26,8 @@ class Keypad(KeyScanner):
             drive(0)
             for c in range(nc):
                 if cols[c]():
-                    self._step(keys[i], 0, now)
+                    self._step(i, 0, now)
                 else:
-                    self._step(keys[i], 1, now)
+                    self._step(i, 1, now)
                 i += 1
             drive(1)
