@@ -49,7 +49,7 @@ T = (
     "\nm_undone\tUndone"
     "\nm_nothing\tNothing to undo"
     "\nrefused\tRefused {}"
-    # ---- refusals (firmware.rules.MESSAGES keys)
+    # ---- refusals (firmware.refusals.MESSAGES keys)
     "\nr_match_on\tMatch in progress"
     "\nr_no_match\tNo match yet"
     "\nr_over\tMatch over: undo only"

@@ -49,7 +49,7 @@ T = (
     "\nm_undone\tGeri alındı"
     "\nm_nothing\tGeri alınacak yok"
     "\nrefused\tOlmaz! {}"
-    # ---- refusals (firmware.rules.MESSAGES keys)
+    # ---- refusals (firmware.refusals.MESSAGES keys)
     "\nr_match_on\tMaç sürüyor"
     "\nr_no_match\tMaç yok"
     "\nr_over\tMaç bitti: sadece geri al"

@@ -27,38 +27,20 @@ OPTIONS = {
 CALLED_FOULS = ("G5.1", "G5.2", "G5.3", "G5.4", "G5.5", "G5.6", "G5.7", "G5.8", "G5.9",
                 "G5.10", "G5.11", "G5.12", "G19", "G20", "E9")
 
-# English text of each refusal; views may translate by key.
-MESSAGES = {
-    "match_on": "a match is in progress; start a new one on a new journal",
-    "no_match": "no match: the first event must be new",
-    "over": "the match is over; only undo is accepted",
-    "no_lag": "no shot before the lag",
-    "lagged": "the lag is already decided",
-    "pending": "{} must answer first: {}",
-    "no_choice": "no choice is pending",
-    "bad_option": "{} is not an answer here; choose {}",
-    "not_yours": "this choice belongs to {}",
-    "no_breaker": "only an 8-ball re-rack after a bad break lets the chooser name the breaker",
-    "not_on_table": "ball {} is not on the table",
-    "twice": "ball {} is listed twice",
-    "cue_first": "the cue ball can't be the first ball hit",
-    "too_many": "{} balls pocketed or off but only {} on the table",
-    "no_push": "a push out is allowed only on the shot right after a legal 9-ball break",
-    "made_none": "made needs a pocketed object ball",
-    "made_call": "the called ball {} was not pocketed",
-    "unknown_foul": "{} is not a foul the referee can call here",
-    "nothing": "nothing to undo",
-}
-
-
 class Refused(Exception):
-    """An event not allowed now; the state is left as it was."""
+    """An event not allowed now; the state is left as it was. key names the refusal's text
+    (English in firmware/refusals.py, loaded only when one is printed; screens: firmware.lang)."""
 
     def __init__(self, rule, key, *args):
-        super().__init__(rule + ": " + MESSAGES[key].format(*args))
+        super().__init__(rule, key, *args)
         self.rule = rule
         self.key = key
         self.args_ = args
+
+    def __str__(self):
+        from firmware.refusals import MESSAGES
+
+        return self.rule + ": " + MESSAGES[self.key].format(*self.args_)
 
 
 def new_state(ev):

@@ -28,11 +28,12 @@ def replay(path):
     return out
 
 
-def main(paths):
+def steps(paths):
+    # One file a step (under host_tools/mp_node.mjs the VM collects garbage between steps).
     for p in paths:
         for line in replay(p):
             print(line)
-    return 0
+        yield
 
 
 def _argv():
@@ -42,5 +43,7 @@ def _argv():
     return mp_argv.ARGV[1:]
 
 
-if __name__ == "__main__":
-    sys.exit(main(_argv()))
+_mp_steps = steps(_argv())
+if not globals().get("_mp_stepper"):
+    for _ in _mp_steps:
+        pass

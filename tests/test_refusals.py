@@ -288,3 +288,4 @@ def test_undo_after_match_over_reopens_the_match():
     assert player(m, 0)["racks"] == 0
     m.apply(break_dry())  # play goes on
     assert m.state()["shooter"] == 1
+

@@ -92,3 +92,13 @@ def test_example_nine_ball_push_out():
 
 def test_example_eight_ball_groups():
     _example("eight-ball-groups")
+
+
+def test_refusal_texts_load_only_when_printed():
+    # The board never prints a refusal (screens use firmware.lang), so the core leaves its
+    # English texts on flash; str() of a refusal loads them.
+    code = ("import sys\nfrom firmware import rules\nassert 'firmware.refusals' not in sys.modules\n"
+            "e = rules.Refused('S1', 'too_many', 3, 2)\n"
+            "assert str(e) == 'S1: 3 balls pocketed or off but only 2 on the table', str(e)\n")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
