@@ -1,7 +1,7 @@
 # A match: the rules core plus its accepted events, with snapshots so undo costs at most _K replays.
 import json
 
-from firmware import events, rules, stjson
+from firmware import events, rules
 
 try:
     from micropython import const
@@ -9,6 +9,11 @@ except ImportError:
     const = lambda x: x  # noqa: E731
 
 _K = const(16)   # a snapshot every _K accepted events; undo/rebuild replays fewer than _K
+
+
+def _dumps(v):
+    # Compact JSON by the VM's own (C) encoder: key order and escapes don't matter here.
+    return json.dumps(v, separators=(",", ":"))
 
 
 class Log:
@@ -23,9 +28,9 @@ class Log:
         return len(self.lines)
 
     def append(self, ev, state):
-        self.lines.append(stjson.dumps(ev))
+        self.lines.append(_dumps(ev))
         if len(self.lines) % _K == 0:
-            self.snaps.append(stjson.dumps(state))
+            self.snaps.append(_dumps(state))
 
     def pop(self):
         self.lines.pop()

@@ -8,6 +8,7 @@
 # Output lines: "I addr hex" an I2C write, "W hex" an SPI write, "C level" chip select,
 # "S json", "M", "H used", "R restarts error healthy feeds".
 import gc
+import json
 import sys
 from binascii import hexlify
 
@@ -134,9 +135,7 @@ class Board:
         elif op == "run":
             yield from self.run(int(arg))
         elif op == "state":
-            from firmware import stjson
-
-            print("S", stjson.dumps(self.runner.app.ctl.match.state()))
+            print("S", json.dumps(self.runner.app.ctl.match.state()))
         elif op == "mark":
             print("M")
         elif op == "boom":
@@ -154,7 +153,7 @@ class Board:
 
 
 # The app's modules, imported one per step (the test VM collects only between steps).
-MODULES = ("firmware.stjson", "firmware.events", "firmware.rules", "firmware.match",
+MODULES = ("firmware.events", "firmware.rules", "firmware.match",
            "firmware.lang", "firmware.views", "firmware.ui", "firmware.hw", "firmware.app")
 
 
