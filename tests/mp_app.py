@@ -153,7 +153,7 @@ class Board:
 
 
 # The app's modules, imported one per step (the test VM collects only between steps).
-MODULES = ("firmware.events", "firmware.rules", "firmware.match",
+MODULES = ("firmware.rules", "firmware.match",
            "firmware.lang", "firmware.views", "firmware.ui", "firmware.hw", "firmware.app")
 
 
