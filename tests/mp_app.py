@@ -157,9 +157,18 @@ MODULES = ("firmware.rules", "firmware.match",
            "firmware.lang", "firmware.views", "firmware.ui", "firmware.hw", "firmware.app")
 
 
+# ... and those of each display and input kind (firmware.hw imports them when building).
+_OLED = ("ssd1306", "firmware.drivers.glyphs", "firmware.drivers.oled")
+_LCD = ("firmware.drivers.glyphs", "firmware.drivers.lcd")
+KIND_MODULES = {"oled": _OLED, "sh1106": _OLED + ("firmware.drivers.sh1106",), "lcd20": _LCD,
+                "lcd16": _LCD, "digits": ("firmware.drivers.digits",),
+                "keypad": ("firmware.input.debounce", "firmware.input.keypad"),
+                "buttons": ("firmware.input.debounce", "firmware.input.buttons")}
+
+
 def main(args):
     kind, layout, lang, game, error_ms = args[:5]
-    for m in MODULES:
+    for m in MODULES + KIND_MODULES[kind] + KIND_MODULES[layout]:
         __import__(m)
         yield
     board = Board(kind, layout, lang, game, int(error_ms))

