@@ -1,24 +1,46 @@
 # The wired app (firmware.app.Runner: keys -> controller -> views -> driver) under MicroPython,
 # on bare fake buses and pins, so that the VM's heap holds what a board's would: the app and its
-# data. The buses print what they carry, and the host decodes it (tests/test_app_mp.py).
-# Usage: python -m host_tools.mpy -m tests.mp_app KIND LAYOUT LANG GAME ERROR_MS CMD ...
-#   KIND oled|sh1106|lcd20|lcd16|digits, LAYOUT keypad|buttons; each CMD is one of
+# data (this file stands for the board's profile and main.py). The buses print what they carry,
+# as hex with next to no garbage, and the host decodes it (tests/test_app_mp.py).
+# Run by tests/test_app_mp.py: host_tools.mpy.run_argv(["-c", ENTRY, KIND, LAYOUT, LANG, GAME,
+#   ERROR_MS, CMD ...]); KIND oled|sh1106|lcd20|lcd16|digits, LAYOUT keypad|buttons; each CMD:
 #   "keys K K ..." (press and release each, "long:K" held 1 s), "run MS", "state" (prints
-#   "S <state JSON>"), "mark" (prints "M"), "boom" (the controller's next key raises), "heap".
+#   "S <state JSON>"), "mark" (prints "M"), "boom" (the controller's next key raises).
 # Output lines: "I addr hex" an I2C write, "W hex" an SPI write, "C level" chip select,
-# "S json", "M", "H used", "R restarts error healthy feeds".
-import gc
+# "S json", "M", and after each command "R restarts error healthy feeds".
 import json
 import sys
-from binascii import hexlify
 
-STEP = 5  # ms between loop passes, as on the board
+ENTRY = "from tests.mp_app import main\n_mp_steps = main()"
 KEYMAP = "123A456B789C*0#D"
 BUTTONS = ("P1", "P2", "FOUL", "UNDO", "MISS", "OK")
+# The app's modules and each kind's, imported one per step (the test VM collects garbage only
+# between steps; firmware.hw imports the kind's own when building).
+_OLED = ("ssd1306", "firmware.drivers.glyphs", "firmware.drivers.oled")
+_LCD = ("firmware.drivers.glyphs", "firmware.drivers.lcd")
+MODULES = {"app": ("firmware.rules", "firmware.match", "firmware.lang", "firmware.views",
+                   "firmware.ui", "firmware.hw", "firmware.app"),
+           "oled": _OLED, "sh1106": _OLED + ("firmware.drivers.sh1106",), "lcd20": _LCD,
+           "lcd16": _LCD, "digits": ("firmware.drivers.digits",),
+           "keypad": ("firmware.input.debounce", "firmware.input.keypad"),
+           "buttons": ("firmware.input.debounce", "firmware.input.buttons")}
+_HEX = b"0123456789abcdef"
+_buf = bytearray(64)
 
 
-def _hex(buf):
-    return hexlify(buf).decode()
+def _out(data):
+    # data as hex, 32 bytes a write from one reused buffer
+    w = sys.stdout.write
+    n = 0
+    for x in data:
+        _buf[n] = _HEX[x >> 4]
+        _buf[n + 1] = _HEX[x & 15]
+        n += 2
+        if n == 64:
+            w(_buf)
+            n = 0
+    if n:
+        w(memoryview(_buf)[:n])
 
 
 class Bus:
@@ -27,13 +49,20 @@ class Bus:
         return [0x27, 0x3C]
 
     def writeto(self, addr, buf, stop=True):
-        print("I", addr, _hex(buf))
+        print("I", addr, end=" ")
+        _out(buf)
+        print()
 
     def writevto(self, addr, vector, stop=True):
-        print("I", addr, "".join(_hex(b) for b in vector))
+        print("I", addr, end=" ")
+        for b in vector:
+            _out(b)
+        print()
 
     def write(self, buf):
-        print("W", _hex(buf))
+        print("W", end=" ")
+        _out(buf)
+        print()
 
     def init(self, *args, **kw):
         pass
@@ -41,8 +70,8 @@ class Bus:
 
 class Pin:
     # An output pin (MAX7219 chip select: printed) or an input the test holds low (a key).
-    def __init__(self, level=1, cs=False):
-        self.level = level
+    def __init__(self, cs=False):
+        self.level = 1
         self.cs = cs
 
     def init(self, *args, **kw):
@@ -55,10 +84,8 @@ class Pin:
         if self.cs and v != self.level:
             print("C", v)
         self.level = v
-        return None
 
-    def __call__(self, v=None):
-        return self.value(v)
+    __call__ = value
 
 
 class Col:
@@ -80,7 +107,7 @@ class Board:
 
         bus = Bus()
         if kind == "digits":
-            screen = hw.display(kind, spi=bus, cs=Pin(1, cs=True))
+            screen = hw.display(kind, spi=bus, cs=Pin(True))
         else:
             screen = hw.display(kind, i2c=bus, sleep_ms=lambda ms: None)
         if layout == "keypad":
@@ -90,103 +117,69 @@ class Board:
         else:
             self.pins = [Pin() for _ in BUTTONS]
             inp = hw.keys(layout, pins=self.pins, names=BUTTONS)
-        self.wdt = self  # counts feeds
-        self.feeds = 0
+        self.feeds = 0  # the board is its own watchdog: feed() counts
         self.layout = layout
         self.runner = Runner(hw.Hardware(screen, inp, kind, layout, self, None, lang), lang=lang,
-                             game=game, error_ms=error_ms, log=False)
+                             game=game, error_ms=int(error_ms), log=False)
         self.now = 0
         self.healthy = 0
 
     def feed(self):
         self.feeds += 1
 
-    def set_key(self, name, down):
-        if self.layout == "keypad":
-            i = KEYMAP.index(name) if down else -1
-            for c in self.cols:
-                c.down = i
-        else:
-            self.pins[BUTTONS.index(name)].level = 0 if down else 1
-
     def run(self, ms):
-        # One step per loop pass: the VM collects between steps, as a board's GC would as needed.
+        # One step per loop pass (5 ms, as on the board): the VM collects between steps.
         end = self.now + ms
         while self.now < end:
             if self.runner.tick(self.now):
                 self.healthy += 1
-            self.now += STEP
+            self.now += 5
             yield
 
     def press(self, name, hold):
-        self.set_key(name, True)
+        if self.layout == "keypad":
+            for c in self.cols:
+                c.down = KEYMAP.index(name)
+        else:
+            self.pins[BUTTONS.index(name)].level = 0
         yield from self.run(hold)
-        self.set_key(name, False)
+        if self.layout == "keypad":
+            for c in self.cols:
+                c.down = -1
+        else:
+            self.pins[BUTTONS.index(name)].level = 1
         yield from self.run(60)
 
     def command(self, cmd):
         op, _, arg = cmd.partition(" ")
+        r = self.runner
         if op == "keys":
             for k in arg.split():
-                if k.startswith("long:"):
-                    yield from self.press(k[5:], 1000)
-                else:
-                    yield from self.press(k, 80)
+                yield from self.press(k[5:], 1000) if k[:5] == "long:" else self.press(k, 80)
         elif op == "run":
             yield from self.run(int(arg))
         elif op == "state":
-            print("S", json.dumps(self.runner.app.ctl.match.state()))
+            print("S", json.dumps(r.app.ctl.match.state()))
         elif op == "mark":
             print("M")
         elif op == "boom":
             def boom(kind, name):
                 raise RuntimeError("boom")
 
-            self.runner.app.ctl.key = boom
-        elif op == "heap":
-            gc.collect()
-            print("H", gc.mem_alloc())  # pyright: ignore[reportAttributeAccessIssue]
+            r.app.ctl.key = boom
         else:
             raise ValueError("mp_app: unknown command " + cmd)
-        r = self.runner
         print("R", r.restarts, r.error, self.healthy, self.feeds)
 
 
-# The app's modules, imported one per step (the test VM collects only between steps).
-MODULES = ("firmware.rules", "firmware.match",
-           "firmware.lang", "firmware.views", "firmware.ui", "firmware.hw", "firmware.app")
+def main():
+    import mp_argv  # pyright: ignore[reportMissingImports]  (written by mp_node.mjs)
 
-
-# ... and those of each display and input kind (firmware.hw imports them when building).
-_OLED = ("ssd1306", "firmware.drivers.glyphs", "firmware.drivers.oled")
-_LCD = ("firmware.drivers.glyphs", "firmware.drivers.lcd")
-KIND_MODULES = {"oled": _OLED, "sh1106": _OLED + ("firmware.drivers.sh1106",), "lcd20": _LCD,
-                "lcd16": _LCD, "digits": ("firmware.drivers.digits",),
-                "keypad": ("firmware.input.debounce", "firmware.input.keypad"),
-                "buttons": ("firmware.input.debounce", "firmware.input.buttons")}
-
-
-def main(args):
-    kind, layout, lang, game, error_ms = args[:5]
-    for m in MODULES + KIND_MODULES[kind] + KIND_MODULES[layout]:
+    args = mp_argv.ARGV[1:]
+    for m in MODULES["app"] + MODULES[args[0]] + MODULES[args[1]]:
         __import__(m)
         yield
-    board = Board(kind, layout, lang, game, int(error_ms))
+    board = Board(*args[:5])
     yield
     for cmd in args[5:]:
         yield from board.command(cmd)
-
-
-def argv():
-    if getattr(sys, "argv", None):
-        return sys.argv[1:]
-    import mp_argv  # pyright: ignore[reportMissingImports]  (written by mp_node.mjs)
-
-    return mp_argv.ARGV[1:]
-
-
-# Under MicroPython the module is imported as .mpy and run in steps (ENTRY); on CPython directly.
-ENTRY = "from tests.mp_app import main, argv\n_mp_steps = main(argv())"
-if __name__ == "__main__":
-    for _ in main(argv()):
-        pass

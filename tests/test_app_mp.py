@@ -5,6 +5,7 @@ import json
 from firmware.ui import Controller
 from host_tools import mpy
 from host_tools.fakehw import decoder, screen_text
+from tests import mp_app
 
 HEAP = "128K"  # issue 3 wants 64K: being brought down
 # 9-ball, race 1-1 set on the setup screen, player 1 breaks and makes the 9: match over.
@@ -14,7 +15,7 @@ NINE = "8 8 8 4 4 4 4 8 4 4 4 4 8 8 8 8 8 5 1 9 A"
 class Run:
     # One mp_app run, decoded: screens at each "mark", states, status lines, the heap.
     def __init__(self, kind, layout, lang, game, cmds, error_ms=2000):
-        self.res = mpy.run_argv(["-c", _entry(), kind, layout, lang, game, str(error_ms), *cmds],
+        self.res = mpy.run_argv(["-c", mp_app.ENTRY, kind, layout, lang, game, str(error_ms), *cmds],
                                 heap=HEAP)
         assert self.res.returncode == 0, self.res.stdout[-3000:] + self.res.stderr
         dec = decoder(kind)
@@ -41,12 +42,6 @@ class Run:
 
     def fits(self):
         return self.res.fits
-
-
-def _entry():
-    from tests import mp_app
-
-    return mp_app.ENTRY
 
 
 def _check_heap(run):
