@@ -4,7 +4,7 @@ import gc
 import sys
 
 from firmware import views
-from firmware.input.ticks import ticks_diff
+from firmware.keys import ticks_diff
 from firmware.ui import Controller
 
 try:

@@ -37,12 +37,12 @@ def keys(layout, rows=(), cols=(), pins=(), names=(), keymap="123A456B789C*0#D",
     # The input object: a Keypad (rows: outputs, cols: pulled-up inputs) or Buttons (pins: pulled-up
     # inputs, one per name). Both have poll(now_ms) and get().
     if layout == "keypad":
-        from firmware.input.keypad import Keypad
+        from firmware.keys import Keypad
 
         return Keypad(rows, cols, keymap, debounce_ms=debounce_ms, long_ms=long_ms,
                       stuck_ms=stuck_ms)
     if layout == "buttons":
-        from firmware.input.buttons import Buttons
+        from firmware.keys import Buttons
 
         return Buttons(pins, names, debounce_ms=debounce_ms, long_ms=long_ms, stuck_ms=stuck_ms)
     raise ValueError("input kind: " + str(layout))

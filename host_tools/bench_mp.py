@@ -4,7 +4,7 @@ import gc
 alloc = gc.mem_alloc  # pyright: ignore[reportAttributeAccessIssue] (MicroPython only)
 
 CORE = ("firmware.events", "firmware.rules", "firmware.stjson", "firmware.match")
-APP = CORE + ("firmware.ui", "firmware.lang", "firmware.views", "firmware.input.keypad",
+APP = CORE + ("firmware.ui", "firmware.lang", "firmware.views", "firmware.keys",
               "firmware.drivers.oled", "ssd1306", "firmware.hw", "firmware.app")
 KEYS = "8 6 6 8 4 4 4 4 4 8 4 4 4 4 4 8 8 8 5 2 B A 3 5 A B 0 C * C".split()
 

@@ -22,8 +22,7 @@ MODULES = {"app": ("firmware.rules", "firmware.match", "firmware.lang", "firmwar
                    "firmware.ui", "firmware.hw", "firmware.app"),
            "oled": _OLED, "sh1106": _OLED + ("firmware.drivers.sh1106",), "lcd20": _LCD,
            "lcd16": _LCD, "digits": ("firmware.drivers.digits",),
-           "keypad": ("firmware.input.debounce", "firmware.input.keypad"),
-           "buttons": ("firmware.input.debounce", "firmware.input.buttons")}
+           "keypad": ("firmware.keys",), "buttons": ("firmware.keys",)}
 _HEX = b"0123456789abcdef"
 _buf = bytearray(64)
 

@@ -1,8 +1,6 @@
 # mp: yes
 # Input layer: debounce, long press, stuck and chattering keys, keypad scan, ticks wrap, no alloc.
-from firmware.input.buttons import Buttons
-from firmware.input.keypad import Keypad
-from firmware.input.ticks import ticks_add, ticks_diff, wrap_add, wrap_diff
+from firmware.keys import Buttons, Keypad, ticks_add, ticks_diff, wrap_add, wrap_diff
 from host_tools.fakepins import FakeMatrix, FakePin, press_script, run, toggle_script
 
 NAMES = ("A", "B", "FOUL", "UNDO")

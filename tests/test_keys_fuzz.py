@@ -2,9 +2,7 @@
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from firmware.input.buttons import Buttons
-from firmware.input.keypad import Keypad
-from firmware.input.ticks import ticks_add
+from firmware.keys import Buttons, Keypad, ticks_add
 from host_tools.fakepins import FakeMatrix, FakePin, press_script, run
 
 # Bound per key per 1000 ms: debounced transitions need a 30 ms stable level and at most 5 fit in

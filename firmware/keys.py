@@ -1,11 +1,39 @@
-# Debounce engine of Buttons and Keypad: per-key state machine, fault detection, event queue.
+# Keys: a 4x4 matrix keypad or direct buttons, polled, debounced, with long, stuck and chattering
+# keys told apart; Keypad(rows, cols) / Buttons(pins, names) .poll(now_ms) -> (kind, name) or None.
+# One module (a board loads one input kind; each module more costs heap).
+import time
+
 try:
     from micropython import const
 except ImportError:
     const = lambda x: x  # noqa: E731
 
-from .ticks import ticks_diff
+# ---------------------------------------------------------------- ms ticks
+# Tick arithmetic that wraps like MicroPython's ticks_ms (period 2**30); native where available.
+_MASK = const(0x3FFFFFFF)  # ticks period - 1 (period 2**30)
+_HALF = const(0x20000000)  # half the period: the largest forward difference (and the bound of
+#                           every time setting)
 
+
+def wrap_diff(a, b):
+    # Signed a - b for ticks that wrap at 2**30; stays within small ints on 32-bit ports.
+    d = (a - b) & _MASK
+    if d >= _HALF:
+        d = d - _MASK - 1
+    return d
+
+
+def wrap_add(t, d):
+    # t + d on the 2**30 tick circle.
+    return (t + d) & _MASK
+
+
+# MicroPython's own (its port's period); CPython has neither, so the 2**30 ones above.
+ticks_diff = getattr(time, "ticks_diff", wrap_diff)
+ticks_add = getattr(time, "ticks_add", wrap_add)
+
+
+# ---------------------------------------------------------------- debounce engine
 # Events, (kind, name) tuples: ("press", name) on the debounced release of a press
 # shorter than long_ms; ("long", name) once while held past long_ms (its release gives nothing);
 # ("stuck", name) once when held past stuck_ms (after its "long"), then the key is ignored until
@@ -20,8 +48,6 @@ _LONG = const(1)  # "long" sent for this press; its release gives nothing
 _BLOCK = const(2)  # pressed while another key held the rollover lock; ignored until released
 _STUCK = const(3)  # "stuck" sent; ignored until a debounced release
 _CHAT = const(4)  # "chatter" sent; ignored until released and quiet for quiet_ms
-
-_HALF = const(0x20000000)  # every time setting must stay below half the ticks period
 
 
 def reader(pin):
@@ -183,3 +209,59 @@ class KeyScanner:
         if self._owner == i:
             self._owner = -1
         self._emit("chatter", i)
+
+
+# ---------------------------------------------------------------- 4x4 matrix keypad
+# Drive one row low at a time, read pulled-up columns; single-key rollover.
+class Keypad(KeyScanner):
+    # rows: output pins (.value(v) or callable(v)), best open-drain so two held keys never short
+    # a high row to a low one; cols: input pins with pull-ups. keymap names keys row by row.
+    def __init__(self, rows, cols, keymap="123A456B789C*0#D", debounce_ms=30, long_ms=800,
+                 stuck_ms=5000, chatter_ms=200, chatter_edges=6, quiet_ms=1000, queue=8):
+        if len(keymap) != len(rows) * len(cols) or not keymap:
+            raise ValueError("keymap needs one name per row x column")
+        KeyScanner.__init__(self, [keymap[i] for i in range(len(keymap))], debounce_ms, long_ms,
+                            stuck_ms, chatter_ms, chatter_edges, quiet_ms, True, queue)
+        self._rows = [reader(p) for p in rows]
+        self._cols = [reader(p) for p in cols]
+        for r in self._rows:
+            r(1)
+
+    def _scan(self, now):
+        rows = self._rows
+        cols = self._cols
+        nc = len(cols)
+        i = 0
+        for r in range(len(rows)):
+            drive = rows[r]
+            drive(0)
+            for c in range(nc):
+                if cols[c]():
+                    self._step(i, 0, now)
+                else:
+                    self._step(i, 1, now)
+                i += 1
+            drive(1)
+
+
+# ---------------------------------------------------------------- direct buttons
+# One pin each: Buttons(pins, names).poll(now_ms) -> (kind, name) or None.
+class Buttons(KeyScanner):
+    # Each pin reads 0 when its button is down if active_low (pull-up wiring), else 1.
+    def __init__(self, pins, names, debounce_ms=30, long_ms=800, stuck_ms=5000,
+                 active_low=True, chatter_ms=200, chatter_edges=6, quiet_ms=1000, queue=8):
+        if len(pins) != len(names) or not pins:
+            raise ValueError("one name per pin")
+        KeyScanner.__init__(self, names, debounce_ms, long_ms, stuck_ms,
+                            chatter_ms, chatter_edges, quiet_ms, False, queue)
+        self._reads = [reader(p) for p in pins]
+        self._low = 1 if active_low else 0
+
+    def _scan(self, now):
+        reads = self._reads
+        low = self._low
+        for i in range(len(reads)):
+            if reads[i]():
+                self._step(i, 1 - low, now)
+            else:
+                self._step(i, low, now)
