@@ -123,11 +123,12 @@ class Controller:
                 "msg": self.msg, "hints": self._hints(), "items": self._items(),
                 "cursor": self.cursor, "fault": self.fault, "layout": self.layout}
 
-    def resume(self, events):
-        """Rebuild the match from its accepted events (a restart) and show it."""
+    def resume(self, events, check=True):
+        """Rebuild the match from its accepted events and show it. check=False for events this
+        board's own match accepted (a soft restart), True for events read from outside."""
         m = Match()
         for ev in events:
-            m.apply(ev)
+            m.apply(ev, check)
         self.match = m
         self._after()
         self.version += 1
