@@ -2,8 +2,8 @@
 # on bare fake buses and pins, so that the VM's heap holds what a board's would: the app and its
 # data (this file stands for the board's profile and main.py). The buses print what they carry,
 # as hex with next to no garbage, and the host decodes it (tests/test_app_mp.py).
-# Run by tests/test_app_mp.py: host_tools.mpy.run_argv(["-c", ENTRY, KIND, LAYOUT, LANG, GAME,
-#   ERROR_MS, CMD ...]); KIND oled|sh1106|lcd20|lcd16|digits, LAYOUT keypad|buttons; each CMD:
+# Run by tests/test_app_mp.py: host_tools.mpy.run_argv(["-c", ENTRY, MODULES, KIND, LAYOUT,
+#   LANG, GAME, ERROR_MS, CMD ...]) (see main()); KIND oled|sh1106|lcd20|lcd16|digits, LAYOUT keypad|buttons; each CMD:
 #   "keys K K ..." (press and release each, "long:K" held 1 s), "run MS", "state" (prints
 #   "S <state JSON>"), "mark" (prints "M"), "boom" (the controller's next key raises).
 # Output lines: "I addr hex" an I2C write, "W hex" an SPI write, "C level" chip select,
@@ -14,15 +14,6 @@ import sys
 ENTRY = "from tests.mp_app import main\n_mp_steps = main()"
 KEYMAP = "123A456B789C*0#D"
 BUTTONS = ("P1", "P2", "FOUL", "UNDO", "MISS", "OK")
-# The app's modules and each kind's, imported one per step (the test VM collects garbage only
-# between steps; firmware.hw imports the kind's own when building).
-_OLED = ("ssd1306", "firmware.drivers.glyphs", "firmware.drivers.oled")
-_LCD = ("firmware.drivers.glyphs", "firmware.drivers.lcd")
-MODULES = {"app": ("firmware.rules", "firmware.match", "firmware.lang", "firmware.views",
-                   "firmware.ui", "firmware.hw", "firmware.app"),
-           "oled": _OLED, "sh1106": _OLED + ("firmware.drivers.sh1106",), "lcd20": _LCD,
-           "lcd16": _LCD, "digits": ("firmware.drivers.digits",),
-           "keypad": ("firmware.keys",), "buttons": ("firmware.keys",)}
 _HEX = b"0123456789abcdef"
 _buf = bytearray(64)
 
@@ -172,13 +163,15 @@ class Board:
 
 
 def main():
+    # ARGV: MODULES KIND LAYOUT LANG GAME ERROR_MS CMD ...; MODULES, comma-separated, are
+    # imported one per step (the test VM collects garbage only between steps).
     import mp_argv  # pyright: ignore[reportMissingImports]  (written by mp_node.mjs)
 
     args = mp_argv.ARGV[1:]
-    for m in MODULES["app"] + MODULES[args[0]] + MODULES[args[1]]:
+    for m in args[0].split(","):
         __import__(m)
         yield
-    board = Board(*args[:5])
+    board = Board(*args[1:6])
     yield
-    for cmd in args[5:]:
+    for cmd in args[6:]:
         yield from board.command(cmd)

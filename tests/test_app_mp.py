@@ -12,11 +12,23 @@ HEAP = "128K"  # issue 3 wants 64K: being brought down
 NINE = "8 8 8 4 4 4 4 8 4 4 4 4 8 8 8 8 8 5 1 9 A"
 
 
+# The app's modules and each kind's, which mp_app imports one per step before it builds the
+# board (firmware.hw imports the kind's own when building).
+_OLED = ("ssd1306", "firmware.drivers.glyphs", "firmware.drivers.oled")
+_LCD = ("firmware.drivers.glyphs", "firmware.drivers.lcd")
+MODULES = {"app": ("firmware.rules", "firmware.match", "firmware.lang", "firmware.views",
+                   "firmware.ui", "firmware.hw", "firmware.app"),
+           "oled": _OLED, "sh1106": _OLED + ("firmware.drivers.sh1106",), "lcd20": _LCD,
+           "lcd16": _LCD, "digits": ("firmware.drivers.digits",),
+           "keypad": ("firmware.keys",), "buttons": ("firmware.keys",)}
+
+
 class Run:
     # One mp_app run, decoded: screens at each "mark", states, status lines, the heap.
     def __init__(self, kind, layout, lang, game, cmds, error_ms=2000):
-        self.res = mpy.run_argv(["-c", mp_app.ENTRY, kind, layout, lang, game, str(error_ms), *cmds],
-                                heap=HEAP)
+        mods = ",".join(MODULES["app"] + MODULES[kind] + MODULES[layout])
+        self.res = mpy.run_argv(["-c", mp_app.ENTRY, mods, kind, layout, lang, game, str(error_ms),
+                                 *cmds], heap=HEAP)
         assert self.res.returncode == 0, self.res.stdout[-3000:] + self.res.stderr
         dec = decoder(kind)
         self.screens, self.states, self.status = [], [], []
