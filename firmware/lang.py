@@ -7,7 +7,7 @@
 # firmware.rules refusal; "end_" + rack-ending rule; "rack_" + rack instruction rule; "f_" setup
 # fields; "g_" game names; "v_" setting values; "mode_" screen titles. Keep them short: a 16x2
 # LCD line holds 16 characters; longer texts are wrapped by the views.
-import sys
+from firmware import unload
 
 LANGS = ("en", "tr")
 _cur = ["", ""]  # [language, its T]
@@ -20,30 +20,33 @@ def _text(lang):
         _cur[0] = _cur[1] = ""  # let the other language's text go first
         _cur[1] = __import__("firmware.lang_" + lang, None, None, ("T",)).T
         _cur[0] = lang
-        _forget("lang_" + lang)
+        unload("lang_" + lang)  # the text is kept, the module's code let go
     return _cur[1]
 
 
-def _forget(name):
-    # Drop a module of the firmware package once its data is taken, so its code can be collected.
-    sys.modules.pop("firmware." + name, None)
-    pkg = sys.modules.get("firmware")
-    if pkg is not None and name in pkg.__dict__:
-        delattr(pkg, name)
+def _at(text, key):
+    # Where key's text starts (just past "\n" key "\t"), or -1. Allocates nothing: a render
+    # looks up dozens of texts, and each needle built by concatenation was garbage.
+    n = len(key)
+    i = text.find(key)
+    while i > 0:
+        if text[i - 1] == "\n" and text.startswith("\t", i + n):
+            return i + n + 1
+        i = text.find(key, i + 1)
+    return -1
 
 
 def t(lang, key):
     """The text of key in lang ("en" or "tr"); the key itself if there is none."""
     text = _text(lang)
-    i = text.find("\n" + key + "\t")
+    i = _at(text, key)
     if i < 0:
         return key
-    i += len(key) + 2
     return text[i:text.find("\n", i)]
 
 
 def has(key, lang="en"):
-    return ("\n" + key + "\t") in _text(lang)
+    return _at(_text(lang), key) >= 0
 
 
 def keys(lang="en"):

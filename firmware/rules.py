@@ -1,4 +1,6 @@
 # Rules core: judges one event against RULES.md on a plain state dict (no I/O, no clock).
+from firmware import unload
+
 try:
     from micropython import const
 except ImportError:
@@ -254,228 +256,6 @@ def _g3(ev, obj, scratch, cue_off, obj_off):
     return None
 
 
-# ---------------------------------------------------------------- 14.1
-
-def _shot_141(s, ev):
-    me = _start_shot(s)
-    op = 1 - me
-    p = s["p"]
-    note = s["note"]
-    obj, scratch, cue_off, obj_off = _facts(ev)
-    call = ev.get("call")
-    made = call != "safety" and ev.get("made") and obj   # A8: the called or obvious ball
-    if s["breaking"]:
-        s["breaking"] = False
-        cond2 = ev.get("first") is not None and ev.get("cue_rail") and \
-            (ev.get("break_rails") or 0) >= 2
-        if not (made or cond2):
-            # S4 breaking violation: -2 (also with a scratch, A6), not a foul (C-S2).
-            p[me][SCORE] -= 2
-            note["foul"] = "S4"
-            note["pen"] = 2
-            if obj or obj_off:
-                note["spot"] = len(obj) + len(obj_off)
-            s["pending"] = [op, "S4k" if scratch or cue_off else "S4"]
-            s["shooter"] = op
-            s["bih"] = None
-            return
-    foul = _g3(ev, obj, scratch, cue_off, obj_off)
-    if foul:
-        if obj or obj_off:
-            note["spot"] = len(obj) + len(obj_off)     # S8, S9
-        p[me][SCORE] -= 1                              # S7
-        note["pen"] = 1
-        if _foul(s, me, foul) >= 3 and s["three"]:
-            # S11: -15 more, all 15 re-racked, the offender breaks under S4.
-            p[me][SCORE] -= 15
-            note["pen"] = 16
-            note["rack"] = "S11"
-            p[me][FOULS] = 0
-            s["left"] = 15
-            s["rack"] += 1
-            s["breaking"] = True
-            s["bih"] = "kitchen"
-            return
-        s["shooter"] = op
-        s["bih"] = "kitchen" if scratch or cue_off else None   # S7, S9
-        return
-    p[me][FOULS] = 0                                   # C-S3
-    s["bih"] = None
-    if not made:                                       # miss, safety or not as called
-        if obj:
-            note["spot"] = len(obj)                    # S8, A8
-        s["shooter"] = op                              # G4
-        return
-    n = len(obj)
-    p[me][SCORE] += n                                  # S2, S5
-    _pocket(s, me, n)
-    left = s["left"] = s["left"] - n
-    if p[me][SCORE] >= s["target"][me]:                # C-S1
-        _over(s, me)
-        return
-    if left > 1:
-        return
-    # S10 continuous rack and the C-S4 interference cases (A10).
-    s["rack"] += 1
-    s["left"] = 15
-    cue_in = ev.get("cue_in_rack")
-    if left == 0:
-        note["rack"] = "C-S4a"
-    elif cue_in and ev.get("ball_in_rack"):
-        note["rack"] = "C-S4b"
-    elif cue_in:
-        note["rack"] = "C-S4d"
-    elif ev.get("ball_in_rack"):
-        note["rack"] = "C-S4c"
-    else:
-        note["rack"] = "S10"
-    if cue_in:
-        s["bih"] = "kitchen"
-
-
-# ---------------------------------------------------------------- 8-ball
-
-def _break_8(s, ev, me, obj, scratch, cue_off, obj_off):
-    op = 1 - me
-    _remove(s, obj + obj_off)
-    if 8 in obj_off:
-        s["note"]["foul"] = "G5.3"
-        _end_rack(s, op, "E12.3")                      # A7: 8 off on the break loses
-        return
-    legal = ev.get("first") is not None and (obj or (ev.get("break_rails") or 0) >= 4)
-    foul = ev.get("foul") or ("G5.2" if scratch else None) or \
-        ("G5.3" if cue_off or obj_off else None) or (None if legal else "E3")   # A5
-    if foul:
-        _foul(s, me, foul)
-    elif obj:
-        _pocket(s, me, len(obj) - (8 in obj))
-    s["bih"] = None
-    if 8 in obj:                                       # E4
-        s["pending"] = [op, "E4s"] if foul else [me, "E4"]
-        s["shooter"] = s["pending"][0]
-    elif foul:                                         # E3, A7
-        s["pending"] = [op, "E3s" if scratch or cue_off else "E3"]
-        s["shooter"] = op
-    elif not obj:
-        s["shooter"] = op                              # E5: open table either way
-
-
-def _shot_8(s, ev):
-    me = _start_shot(s)
-    op = 1 - me
-    obj, scratch, cue_off, obj_off = _facts(ev)
-    if s["breaking"]:
-        s["breaking"] = False
-        _break_8(s, ev, me, obj, scratch, cue_off, obj_off)
-        return
-    groups = s["groups"]
-    own = None if groups is None else [b for b in s["table"] if group_of(b) == groups[me]]
-    cleared = groups is not None and not own           # the 8 is the legal object ball
-    first = ev.get("first")
-    foul = _g3(ev, obj, scratch, cue_off, obj_off)
-    if first is not None and not foul:
-        if groups is None and first == 8:
-            foul = "C-E1"
-        elif own and first not in own or cleared and first != 8:
-            foul = "E7"
-    _remove(s, obj + obj_off)
-    if 8 in obj_off:
-        return _lose_8(s, op, foul, "E12.3")
-    if 8 in obj:
-        if foul:
-            return _lose_8(s, op, foul, "E12.1")
-        if not cleared:
-            rule = "E12.2" if own and not [b for b in own if b not in obj] else "E12.5"
-            return _lose_8(s, op, None, rule)
-        call = ev.get("call")
-        if ev.get("made") and (call is None or call == 8):
-            _pocket(s, me, len(obj))
-            return _end_rack(s, me, "E11")
-        return _lose_8(s, op, None, "E12.4")
-    if foul:
-        if _foul(s, me, foul) >= 3 and s["three"]:
-            return _end_rack(s, op, "E12.6")
-        s["shooter"] = op
-        s["bih"] = "table"                             # E10
-        return
-    s["p"][me][FOULS] = 0                              # A4
-    s["bih"] = None
-    call = ev.get("call")
-    if call == "safety":                               # C-E3
-        s["shooter"] = op
-        return
-    if call is None:                                   # A8: the intended ball
-        mine = [b for b in obj if (b in own if own else b != 8)]
-        call = min(mine) if mine else None
-    if ev.get("made") and call in obj and (groups is None or group_of(call) == groups[me]):
-        if groups is None:                             # E6
-            g = group_of(call)
-            other = "stripes" if g == "solids" else "solids"
-            s["groups"] = [g, other] if me == 0 else [other, g]
-        _pocket(s, me, len(obj))                       # E8, C-E2
-        return
-    s["shooter"] = op                                  # E8: miss ends the inning
-
-
-def _lose_8(s, winner, foul, rule):
-    if foul:
-        s["note"]["foul"] = foul
-    _end_rack(s, winner, rule)
-
-
-# ---------------------------------------------------------------- 9-ball
-
-def _shot_9(s, ev):
-    me = _start_shot(s)
-    op = 1 - me
-    obj, scratch, cue_off, obj_off = _facts(ev)
-    lowest = s["table"][0]
-    nine = 9 in obj or 9 in obj_off
-    push = ev.get("call") == "push"
-    foul = _g3(ev, obj, scratch, cue_off, obj_off)
-    if push:
-        if foul == "G3":
-            foul = None                                # N7: no contact or rail needed
-    elif not foul and ev.get("first") != lowest:
-        foul = "N2" if s["breaking"] else "N5"
-    if s["breaking"] and not foul and not obj and (ev.get("break_rails") or 0) < 4:
-        foul = "N4"
-    breaking = s["breaking"]
-    s["breaking"] = False
-    s["push"] = False
-    _remove(s, obj + obj_off)
-    if foul:
-        if nine:
-            _spot(s, 9)                                # N9, N10
-        if _foul(s, me, foul) >= 3 and s["three"]:
-            return _end_rack(s, op, "N11")
-        s["shooter"] = op
-        s["bih"] = "table"                             # N4, N8
-        return
-    s["p"][me][FOULS] = 0                              # A4
-    s["bih"] = None
-    if push:
-        if nine:
-            _spot(s, 9)                                # C-N1, C-N2
-        _pocket(s, me, len(obj) - nine)
-        s["pending"] = [op, "N7"]
-        s["shooter"] = op
-        return
-    if breaking:
-        s["push"] = True                               # N7: the next shot may be a push out
-        if nine and s["nine"] == "spot":
-            _spot(s, 9)                                # O4, A9: keeps shooting
-            _pocket(s, me, len(obj) - 1)
-            return
-    if 9 in obj:
-        _pocket(s, me, len(obj))
-        return _end_rack(s, me, "C-N1" if breaking else "N2")
-    if obj:
-        _pocket(s, me, len(obj))                       # N6
-    else:
-        s["shooter"] = op
-
-
 # ---------------------------------------------------------------- choices
 
 def _choose(s, ev):
@@ -510,6 +290,23 @@ def _choose(s, ev):
 
 # ---------------------------------------------------------------- entry
 
+_GAMES = {"14.1": "rules_141", "8ball": "rules_8ball", "9ball": "rules_9ball"}
+_game_mod = [None, None]  # [game, the module of its shot rules]
+
+
+def _game(g):
+    # The shot rules of game g (firmware/rules_*.py): only the game being played is loaded, so
+    # a board does not hold the code of the other two.
+    if _game_mod[0] != g:
+        if _game_mod[0] is not None:
+            _game_mod[0] = _game_mod[1] = None
+            for name in _GAMES.values():
+                unload(name)
+        _game_mod[1] = __import__("firmware." + _GAMES[g], None, None, ("shot",))
+        _game_mod[0] = g
+    return _game_mod[1]
+
+
 def apply(s, ev):
     # type: (dict | None, dict) -> dict
     """Apply a well-formed event (events.check) to s; return the new state.
@@ -539,7 +336,7 @@ def apply(s, ev):
         _choose(s, ev)
     else:
         _check_shot(s, ev)
-        {"14.1": _shot_141, "8ball": _shot_8, "9ball": _shot_9}[s["game"]](s, ev)
+        _game(s["game"]).shot(s, ev)
     after = s["shooter"]
     if after is not None and after != before:          # A2: the table passed
         s["p"][0][RUN] = s["p"][1][RUN] = 0

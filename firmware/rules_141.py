@@ -1,0 +1,80 @@
+# Rules core, 14.1 continuous (S1-S11, C-S1-C-S7): shot(s, ev) judges a checked shot.
+# firmware.rules loads this module only while a 14.1 match is played (after its refusal checks).
+from firmware.rules import FOULS, SCORE, _facts, _foul, _g3, _over, _pocket, _start_shot
+
+
+def shot(s, ev):
+    me = _start_shot(s)
+    op = 1 - me
+    p = s["p"]
+    note = s["note"]
+    obj, scratch, cue_off, obj_off = _facts(ev)
+    call = ev.get("call")
+    made = call != "safety" and ev.get("made") and obj   # A8: the called or obvious ball
+    if s["breaking"]:
+        s["breaking"] = False
+        cond2 = ev.get("first") is not None and ev.get("cue_rail") and \
+            (ev.get("break_rails") or 0) >= 2
+        if not (made or cond2):
+            # S4 breaking violation: -2 (also with a scratch, A6), not a foul (C-S2).
+            p[me][SCORE] -= 2
+            note["foul"] = "S4"
+            note["pen"] = 2
+            if obj or obj_off:
+                note["spot"] = len(obj) + len(obj_off)
+            s["pending"] = [op, "S4k" if scratch or cue_off else "S4"]
+            s["shooter"] = op
+            s["bih"] = None
+            return
+    foul = _g3(ev, obj, scratch, cue_off, obj_off)
+    if foul:
+        if obj or obj_off:
+            note["spot"] = len(obj) + len(obj_off)     # S8, S9
+        p[me][SCORE] -= 1                              # S7
+        note["pen"] = 1
+        if _foul(s, me, foul) >= 3 and s["three"]:
+            # S11: -15 more, all 15 re-racked, the offender breaks under S4.
+            p[me][SCORE] -= 15
+            note["pen"] = 16
+            note["rack"] = "S11"
+            p[me][FOULS] = 0
+            s["left"] = 15
+            s["rack"] += 1
+            s["breaking"] = True
+            s["bih"] = "kitchen"
+            return
+        s["shooter"] = op
+        s["bih"] = "kitchen" if scratch or cue_off else None   # S7, S9
+        return
+    p[me][FOULS] = 0                                   # C-S3
+    s["bih"] = None
+    if not made:                                       # miss, safety or not as called
+        if obj:
+            note["spot"] = len(obj)                    # S8, A8
+        s["shooter"] = op                              # G4
+        return
+    n = len(obj)
+    p[me][SCORE] += n                                  # S2, S5
+    _pocket(s, me, n)
+    left = s["left"] = s["left"] - n
+    if p[me][SCORE] >= s["target"][me]:                # C-S1
+        _over(s, me)
+        return
+    if left > 1:
+        return
+    # S10 continuous rack and the C-S4 interference cases (A10).
+    s["rack"] += 1
+    s["left"] = 15
+    cue_in = ev.get("cue_in_rack")
+    if left == 0:
+        note["rack"] = "C-S4a"
+    elif cue_in and ev.get("ball_in_rack"):
+        note["rack"] = "C-S4b"
+    elif cue_in:
+        note["rack"] = "C-S4d"
+    elif ev.get("ball_in_rack"):
+        note["rack"] = "C-S4c"
+    else:
+        note["rack"] = "S10"
+    if cue_in:
+        s["bih"] = "kitchen"
