@@ -10,26 +10,28 @@ _KINDS = {"oled": (16, 8), "lcd20": (20, 4), "lcd16": (16, 2)}
 
 # ---------------------------------------------------------------- text helpers
 
+# Strings are built with % formatting where they can: one new string, where concatenating and
+# slicing left a trail of pieces (garbage a render makes, which a board's small heap must hold
+# until it collects).
+
 def pad(s, w):
     """s left-aligned in exactly w columns (cut if longer)."""
-    s = str(s)
-    return s[:w] if len(s) >= w else s + " " * (w - len(s))
+    return "%-*.*s" % (w, w, s)
 
 
 def field(s, w):
     """s right-aligned in w columns (kept whole if longer)."""
-    s = str(s)
-    return s if len(s) >= w else " " * (w - len(s)) + s
+    return "%*s" % (w, s)
 
 
 def fit(left, right, w):
     """left and right on one line of w columns (at least one space between), left cut to fit."""
     if not right:
-        return left[:w]
+        return left if len(left) <= w else left[:w]
     room = w - len(right) - 1
     if room < 1:
         return right[:w]
-    return pad(left[:room], room) + " " + right
+    return "%-*.*s %s" % (room, room, left, right)
 
 
 def wrap(text, w):
@@ -46,18 +48,19 @@ def wrap(text, w):
 def pack(items, w):
     """Join short items with spaces into as few lines of w columns as possible."""
     out = []
-    line = ""
+    cur = []
+    n = -1  # columns taken by cur
     for it in items:
-        it = it[:w]
-        if not line:
-            line = it
-        elif len(line) + 1 + len(it) <= w:
-            line += " " + it
-        else:
-            out.append(line)
-            line = it
-    if line:
-        out.append(line)
+        if len(it) > w:
+            it = it[:w]
+        if cur and n + 1 + len(it) > w:
+            out.append(" ".join(cur))
+            cur = []
+            n = -1
+        cur.append(it)
+        n += 1 + len(it)
+    if cur:
+        out.append(" ".join(cur))
     return out
 
 
@@ -111,34 +114,29 @@ def _warned(model, i):
 
 def _score(model, i, full):
     st = model["state"]
-    p = st["players"][i]
     s = model.get("s")
-    if st["game"] == "14.1":
-        v = str(p["score"])
-        if full and s:
-            v += "/" + str(s["target"][i])
-    else:
-        v = str(p["racks"])
-        if full and s:
-            v += "/" + str(s["race"][i])
-    return v
+    k = "score" if st["game"] == "14.1" else "racks"
+    v = st["players"][i][k]
+    if full and s:
+        return "%d/%d" % (v, s["target" if k == "score" else "race"][i])
+    return str(v)
 
 
 def _player_row(model, i, w):
     st = model["state"]
     p = st["players"][i]
     mark = ">" if st["shooter"] == i else ("*" if st["winner"] == i else " ")
-    tags = []
     g = st["groups"]
+    tags = ""  # group, then the foul count ("!": warned)
     if g:
-        tags.append(_tx(model, "sol" if g[i] == "solids" else "str"))
+        tags = _tx(model, "sol" if g[i] == "solids" else "str") + " "
     if p["fouls"]:
-        tags.append("F" + str(p["fouls"]) + ("!" if _warned(model, i) else ""))
-    for full in (True, False):
-        right = " ".join(tags + [_score(model, i, full)])
-        if w - len(right) - 1 >= 4:
-            break
-    return fit(mark + p["name"], right, w)
+        tags += "F%d%s " % (p["fouls"], "!" if _warned(model, i) else "")
+    right = tags + _score(model, i, True)
+    if w - len(right) - 1 < 4:
+        right = tags + _score(model, i, False)
+    room = max(w - len(right) - 2, 0)
+    return "%s%-*.*s %s" % (mark, room, room, p["name"], right)
 
 
 def _both_row(model, w):
@@ -179,7 +177,7 @@ def _hint_items(model, only=None, skip=()):
     out = []
     for h in model.get("hints") or ():
         if (only is None or h[1] in only) and h[1] not in skip:
-            out.append(_key_name(model, h[0]) + "=" + _label(model, h[1]))
+            out.append("%s=%s" % (_key_name(model, h[0]), _label(model, h[1])))
     return out
 
 
@@ -338,10 +336,11 @@ def _info(model, w):
         p = st["players"]
         rows = (("inning", "innings"), ("run", "run"), ("high", "high_run"))
         for key, f in rows:
-            out.append(pad(_tx(model, key), lw) + field(p[0][f], 5) + field(p[1][f], 5))
+            out.append("%-*.*s%5s%5s" % (lw, lw, _tx(model, key), p[0][f], p[1][f]))
         if s:
-            av = [average(s["p"][i][rules.BALLS], p[i]["innings"]) for i in (0, 1)]
-            out.append(pad(_tx(model, "avg"), lw) + field(av[0], 5) + field(av[1], 5))
+            out.append("%-*.*s%5s%5s" % (lw, lw, _tx(model, "avg"),
+                                         average(s["p"][0][rules.BALLS], p[0]["innings"]),
+                                         average(s["p"][1][rules.BALLS], p[1]["innings"])))
         return out
     table = st["on_table"] or []
     if g == "9ball":
@@ -427,9 +426,7 @@ def _game_screen(model, w, h):
         while len(lines) + len(hl) < h:
             lines.append("")
         lines.extend(hl)
-    while len(lines) < h:
-        lines.append("")
-    return [x[:w] for x in lines[:h]], big, inv
+    return _cut(lines, w, h), big, inv
 
 
 def _over_oled(model, w):
@@ -506,7 +503,18 @@ def _list_screen(model, w, h):
     if f:
         inv.append(len(lines))
     lines.extend(last)
-    return [x[:w] for x in lines[:h]], [], inv
+    return _cut(lines, w, h), [], inv
+
+
+def _cut(lines, w, h):
+    # lines made exactly h long, each at most w columns (in place: no copies).
+    del lines[h:]
+    while len(lines) < h:
+        lines.append("")
+    for k in range(h):
+        if len(lines[k]) > w:
+            lines[k] = lines[k][:w]
+    return lines
 
 
 def screen(model, w, h):
