@@ -1,6 +1,7 @@
-# Pixel art of the Turkish glyphs in firmware/drivers/glyphs.py; edit here, run to print the bytes.
+# Pixel art of the Turkish glyphs in firmware/drivers/oled.py (OLED8) and lcd.py (LCD5); edit
+# here, run to print the bytes.
 """Source of the glyph bitmaps: '#' = lit pixel. `python -m host_tools.glyph_art` prints the
-bytes literals for firmware/drivers/glyphs.py; tests/test_display_oled.py checks they agree.
+bytes literals for those two; tests/test_display_host.py checks they agree.
 
 OLED glyphs are 8x8 in MicroPython's font style (capitals on rows 0-6, small letters on rows
 2-6, row 7 for descenders and cedillas); the accented capitals are a row shorter so the accent

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from firmware.drivers import glyphs
+from firmware.drivers.lcd import base
 from host_tools.fakes import oled as oled_fake
 
 OLED_ON = (120, 200, 255)
@@ -60,7 +60,7 @@ def text_bitmap(lines, cols=None, pitch=9):
     for r, text in enumerate(lines):
         for c in range(cols):
             ch = text[c] if c < len(text) else " "
-            glyph = chars.get(ch) or chars.get(glyphs.base(ch)) or chars["?"]
+            glyph = chars.get(ch) or chars.get(base(ch)) or chars["?"]
             for gx in range(8):
                 col = glyph[gx]
                 for gy in range(8):

@@ -14,8 +14,8 @@ NINE = "8 8 8 4 4 4 4 8 4 4 4 4 8 8 8 8 8 5 1 9 A"
 
 # The app's modules and each kind's, which mp_app imports one per step before it builds the
 # board (firmware.hw imports the kind's own when building).
-_OLED = ("ssd1306", "firmware.drivers.glyphs", "firmware.drivers.oled")
-_LCD = ("firmware.drivers.glyphs", "firmware.drivers.lcd")
+_OLED = ("ssd1306", "firmware.drivers.oled")
+_LCD = ("firmware.drivers.lcd",)
 MODULES = {"app": ("firmware.rules", "firmware.match", "firmware.lang", "firmware.views",
                    "firmware.ui", "firmware.hw", "firmware.app"),
            "oled": _OLED, "sh1106": _OLED + ("firmware.drivers.sh1106",), "lcd20": _LCD,

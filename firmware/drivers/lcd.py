@@ -3,12 +3,43 @@
 # ROM A00 (the usual Japanese ROM) has o- and u-umlaut (0xEF, 0xF5) but no other Turkish letter,
 # so the other ten (ı İ ş Ş ğ Ğ ç Ç Ö Ü) are loaded into the 8 CGRAM slots, as many as a screen
 # needs; a screen needing more than 8 shows the rest as their ASCII base letter.
-from . import glyphs
-
 try:
     from micropython import const
 except ImportError:
     const = lambda x: x  # noqa: E731
+
+# The 12 Turkish letters, and the ASCII letter that stands in for each where none can be shown.
+TR = "ıİşŞğĞçÇöÖüÜ"
+BASE = "iIsSgGcCoOuU"
+# HD44780: letters that need CGRAM (ROM A00 has o-umlaut 0xEF and u-umlaut 0xF5 but no capitals).
+LCD_TR = "ıİşŞğĞçÇÖÜ"
+# 8 bytes per letter of LCD_TR: rows top to bottom, bit 4 = left column (CGRAM layout), drawn
+# from host_tools/glyph_art.py (tests check the two agree).
+LCD5 = (
+    b"\x00\x00\x0c\x04\x04\x04\x0e\x00"  # ı
+    b"\x04\x00\x0e\x04\x04\x04\x0e\x00"  # İ
+    b"\x00\x0e\x10\x0e\x01\x1e\x04\x0c"  # ş
+    b"\x0f\x10\x0e\x01\x1e\x04\x0c\x00"  # Ş
+    b"\x11\x0e\x00\x0f\x11\x0f\x01\x0e"  # ğ
+    b"\x11\x0e\x00\x0f\x10\x13\x11\x0e"  # Ğ
+    b"\x00\x0e\x10\x10\x11\x0e\x04\x0c"  # ç
+    b"\x0e\x11\x10\x11\x0e\x04\x0c\x00"  # Ç
+    b"\x0a\x00\x0e\x11\x11\x11\x0e\x00"  # Ö
+    b"\x0a\x00\x11\x11\x11\x11\x0e\x00"  # Ü
+)
+# Character codes in HD44780 ROM A00 for letters it has beyond ASCII.
+LCD_ROM = (("ö", 0xEF), ("ü", 0xF5))
+
+
+def base(ch):
+    # ASCII stand-in for a Turkish letter; other ASCII as is; "?" for any other character.
+    i = TR.find(ch)
+    if i >= 0:
+        return BASE[i]
+    if " " <= ch <= "~":
+        return ch
+    return "?"
+
 
 _RS = const(0x01)
 _E = const(0x04)
@@ -105,7 +136,7 @@ class Lcd:
         want = []
         for text in lines:
             for ch in text[: self.cols]:
-                if ch not in want and glyphs.LCD_TR.find(ch) >= 0:
+                if ch not in want and LCD_TR.find(ch) >= 0:
                     want.append(ch)
         want = want[:8]
         slots = self._slots
@@ -117,10 +148,10 @@ class Lcd:
                 continue
             i = slots.index("")
             slots[i] = ch
-            k = glyphs.LCD_TR.find(ch) * 8
+            k = LCD_TR.find(ch) * 8
             self._byte(_SET_CGRAM | (i << 3))
             for j in range(8):
-                self._byte(glyphs.LCD5[k + j], _RS)
+                self._byte(LCD5[k + j], _RS)
         return want
 
     def _code(self, ch):
@@ -128,14 +159,14 @@ class Lcd:
             return ord(ch)
         if ch in self._slots:
             return self._slots.index(ch)
-        for c, code in glyphs.LCD_ROM:
+        for c, code in LCD_ROM:
             if ch == c:
                 return code
         if ch == "\\":
             return ord("/")
         if ch == "~":
             return ord("-")
-        return ord(glyphs.base(ch))
+        return ord(base(ch))
 
     def show(self, lines):
         # lines: up to `rows` strings (longer ones are cut). Returns how many cells were written.

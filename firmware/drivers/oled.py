@@ -1,12 +1,29 @@
 # Text screen on a FrameBuffer OLED (ssd1306, sh1106): 8x8 and 2x text, Turkish letters, diffs only.
 import framebuf
 
-from . import glyphs
-
 try:
     from micropython import const
 except ImportError:
     const = lambda x: x  # noqa: E731
+
+# The 12 Turkish letters the ASCII font lacks (drawn from host_tools/glyph_art.py; tests check).
+TR = "ıİşŞğĞçÇöÖüÜ"
+# OLED: 8 bytes per letter of TR, columns left to right, bit 0 = top row
+# (framebuf MONO_VLSB, the layout of MicroPython's own 8x8 font).
+OLED8 = (
+    b"\x00\x00\x00\x7c\x7c\x00\x00\x00"  # ı
+    b"\x00\x00\x44\x7d\x7d\x44\x00\x00"  # İ
+    b"\x00\x48\x5c\xd4\xd4\x74\x20\x00"  # ş
+    b"\x00\x12\xb7\xe5\x65\x3d\x18\x00"  # Ş
+    b"\x00\x91\xba\xaa\xaa\xfa\x79\x00"  # ğ
+    b"\x00\x71\xfa\x8a\xaa\xea\xe1\x00"  # Ğ
+    b"\x00\x38\x7c\xc4\xc4\x6c\x28\x00"  # ç
+    b"\x00\x1e\xbf\xe1\x61\x33\x12\x00"  # Ç
+    b"\x00\x32\x7a\x48\x48\x7a\x32\x00"  # ö
+    b"\x00\x39\x7d\x44\x44\x7d\x39\x00"  # Ö
+    b"\x00\x3a\x7a\x40\x40\x7a\x3a\x00"  # ü
+    b"\x00\x3d\x7d\x40\x40\x7d\x3d\x00"  # Ü
+)
 
 _SET_COL_ADDR = const(0x21)
 _SET_PAGE_ADDR = const(0x22)
@@ -135,10 +152,10 @@ class Oled:
     def _load(self, ch):
         # Put the 8x8 glyph of ch into the scratch buffer.
         b = self._gbuf
-        i = glyphs.TR.find(ch)
+        i = TR.find(ch)
         if i >= 0:
             o = i * 8
-            src = glyphs.OLED8
+            src = OLED8
             for j in range(8):
                 b[j] = src[o + j]
             return

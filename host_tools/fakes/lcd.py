@@ -1,5 +1,5 @@
 # Decode PCF8574 backpack bytes into what an HD44780 LCD shows (Turkish CGRAM glyphs recognised).
-from firmware.drivers import glyphs
+from firmware.drivers.lcd import LCD5, LCD_TR
 from host_tools.fakes import UNKNOWN
 
 _LCD_ROM = {
@@ -136,10 +136,10 @@ class LcdDecoder:
     def char(self, code):
         if code < 16:
             g = self.glyph(code)
-            t = glyphs.LCD5
-            for i in range(len(glyphs.LCD_TR)):
+            t = LCD5
+            for i in range(len(LCD_TR)):
                 if g == t[i * 8 : i * 8 + 8]:
-                    return glyphs.LCD_TR[i]
+                    return LCD_TR[i]
             return UNKNOWN
         if code in _LCD_ROM:
             return _LCD_ROM[code]

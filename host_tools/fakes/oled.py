@@ -3,7 +3,7 @@ from host_tools.fakes import UNKNOWN  # noqa: I001  (first: puts framebuf on sys
 
 import framebuf  # noqa: E402  (the real one on MicroPython, hostlib's on CPython)
 
-from firmware.drivers import glyphs  # noqa: E402
+from firmware.drivers.oled import OLED8, TR  # noqa: E402
 
 # Commands followed by argument bytes, and how many.
 _SSD_ARGS = {
@@ -221,8 +221,8 @@ def _glyphs():
             fb.fill(0)
             fb.text(chr(c), 0, 0, 1)
             cells += buf
-        cells += glyphs.OLED8
-        _font = (bytes(cells), "".join([chr(c) for c in range(32, 127)]) + glyphs.TR)
+        cells += OLED8
+        _font = (bytes(cells), "".join([chr(c) for c in range(32, 127)]) + TR)
     return _font
 
 
