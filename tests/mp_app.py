@@ -1,12 +1,13 @@
 # The wired app (firmware.app.Runner: keys -> controller -> views -> driver) under MicroPython,
 # on bare fake buses and pins, so that the VM's heap holds what a board's would: the app and its
 # data (this file stands for the board's profile and main.py). The buses print what they carry,
-# as hex with next to no garbage, and the host decodes it (tests/test_app_mp.py).
+# as hex with no garbage, and the host decodes it (tests/test_app_mp.py).
 # Run by tests/test_app_mp.py: host_tools.mpy.run_argv(["-c", ENTRY, MODULES, KIND, LAYOUT,
 #   LANG, GAME, ERROR_MS, CMD ...]) (see main()); KIND oled|sh1106|lcd20|lcd16|digits, LAYOUT keypad|buttons; each CMD:
 #   "keys K K ..." (press and release each, "long:K" held 1 s), "run MS", "state" (prints
 #   "S <state JSON>"), "mark" (prints "M"), "boom" (the controller's next key raises).
-# Output lines: "I addr hex" an I2C write, "W hex" an SPI write, "C level" chip select,
+# Output lines: "I addr n hex" an I2C write, "W 0 n hex" an SPI write (n bytes: the hex may run
+# on past them), "C level" chip select,
 # "S json", "M", and after each command "R restarts error healthy feeds".
 import json
 import sys
@@ -15,22 +16,41 @@ ENTRY = "from tests.mp_app import main\n_mp_steps = main()"
 KEYMAP = "123A456B789C*0#D"
 BUTTONS = ("P1", "P2", "FOUL", "UNDO", "MISS", "OK")
 _HEX = b"0123456789abcdef"
-_buf = bytearray(64)
+_buf = bytearray(b"0" * 64)
+_n = 0  # hex digits waiting in _buf
 
 
-def _out(data):
-    # data as hex, 32 bytes a write from one reused buffer
-    w = sys.stdout.write
-    n = 0
-    for x in data:
+def _hex(data):
+    # data's bytes as hex digits into _buf, written out 64 at a time: nothing is allocated.
+    global _n
+    n = _n
+    i = 0
+    k = len(data)
+    while i < k:
+        x = data[i]
         _buf[n] = _HEX[x >> 4]
         _buf[n + 1] = _HEX[x & 15]
         n += 2
+        i += 1
         if n == 64:
-            w(_buf)
+            sys.stdout.write(_buf)
             n = 0
-    if n:
-        w(memoryview(_buf)[:n])
+    _n = n
+
+
+def _record(tag, addr, vector):
+    # "tag addr nbytes hex": the last 64 digits are written whole, the host reads nbytes of them.
+    global _n
+    k = 0
+    for b in vector:
+        k += len(b)
+    print(tag, addr, k, end=" ")
+    for b in vector:
+        _hex(b)
+    if _n:
+        sys.stdout.write(_buf)
+        _n = 0
+    print()
 
 
 class Bus:
@@ -39,20 +59,13 @@ class Bus:
         return [0x27, 0x3C]
 
     def writeto(self, addr, buf, stop=True):
-        print("I", addr, end=" ")
-        _out(buf)
-        print()
+        _record("I", addr, (buf,))
 
     def writevto(self, addr, vector, stop=True):
-        print("I", addr, end=" ")
-        for b in vector:
-            _out(b)
-        print()
+        _record("I", addr, vector)
 
     def write(self, buf):
-        print("W", end=" ")
-        _out(buf)
-        print()
+        _record("W", 0, (buf,))
 
     def init(self, *args, **kw):
         pass

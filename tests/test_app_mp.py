@@ -35,11 +35,10 @@ class Run:
         records = []
         for line in self.res.stdout.splitlines():
             tag, _, rest = line.partition(" ")
-            if tag == "I":
-                addr, data = rest.split()
-                records.append((int(addr), bytes.fromhex(data)))
-            elif tag == "W":
-                records.append(("w", bytes.fromhex(rest)))
+            if tag in ("I", "W"):
+                addr, n, data = rest.split()
+                data = bytes.fromhex(data[: 2 * int(n)])
+                records.append((int(addr), data) if tag == "I" else ("w", data))
             elif tag == "C":
                 records.append(("cs", int(rest)))
             elif tag == "M":
