@@ -1,12 +1,7 @@
 # Controller: key events -> match events and the screen model (docs/ui-contract.md); pure, no I/O.
-from firmware import rules
+from firmware import rules, unload
 from firmware.match import Match
 
-NAMES = ("Ali", "Ayşe", "Burak", "Can", "Deniz", "Elif", "Emre", "Furkan", "Gül", "Hakan",
-         "Mehmet", "Zeynep", "P1", "P2")
-TARGETS = (25, 40, 50, 60, 75, 100, 125, 150, 200)
-GAMES = ("14.1", "8ball", "9ball")
-BREAKS = ("alternate", "winner", "loser")
 BUTTONS = ("P1", "P2", "FOUL", "UNDO", "MISS", "OK")
 _LABEL_MENU_BUTTONS = (("P1", "down"), ("P2", "next"), ("FOUL", "ok"), ("UNDO", "back"))
 _LABEL_MENU_KEYS = (("2", "up"), ("8", "down"), ("6", "next"), ("5", "ok"), ("D", "back"))
@@ -34,19 +29,7 @@ class Controller:
     def _items(self):
         m = self.mode
         if m == "setup":
-            c = self.cfg
-            g = c["game"]
-            it = [["game", "set", g], ["player1", "set", c["p1"]], ["player2", "set", c["p2"]]]
-            if g == "14.1":
-                it += [["target1", "set", c["t1"]], ["target2", "set", c["t2"]]]
-            else:
-                it += [["race1", "set", c["r1"]], ["race2", "set", c["r2"]],
-                       ["break", "set", c["break"] or self._default_break()]]
-            it.append(["three_foul", "set", c["three"]])
-            if g == "9ball":
-                it.append(["nine_on_break", "set", c["nine"]])
-            it += [["lang", "set", self.lang], ["start", "start", None]]
-            return it
+            return _setup().items(self.cfg, self.lang)
         if m == "menu":
             s = self.match.s
             it = []
@@ -70,9 +53,6 @@ class Controller:
 
     def _called(self):
         return rules.CALLED_FOULS[self.cfg.get("foul_i", 0) % len(rules.CALLED_FOULS)]
-
-    def _default_break(self):
-        return "winner" if self.cfg["game"] == "9ball" else "alternate"
 
     def _play_keys(self):
         if self.layout == "buttons":
@@ -496,26 +476,8 @@ class Controller:
         if key == "lang" or act == "lang":
             self.lang = "tr" if self.lang == "en" else "en"
             return
-        if act != "set":
-            return
-        if key == "game":
-            c["game"] = _step(GAMES, c["game"], d)
-            c["break"] = None
-        elif key in ("player1", "player2"):
-            f = "p1" if key == "player1" else "p2"
-            c[f] = _step(NAMES, c[f], d)
-        elif key in ("target1", "target2"):
-            f = "t" + key[-1]
-            c[f] = _step(TARGETS, c[f], d)
-        elif key in ("race1", "race2"):
-            f = "r" + key[-1]
-            c[f] = (c[f] - 1 + d) % 15 + 1
-        elif key == "break":
-            c["break"] = _step(BREAKS, c["break"] or self._default_break(), d)
-        elif key == "three_foul":
-            c["three"] = not c["three"]
-        elif key == "nine_on_break":
-            c["nine"] = "spot" if c["nine"] == "win" else "win"
+        if act == "set":
+            _setup().change(c, key, d)
 
     def _ok(self, item):
         act = item[1]
@@ -562,21 +524,15 @@ class Controller:
             return self._won_rack(self.match.s["shooter"])
 
     def _start(self):
-        c = self.cfg
-        ev = {"t": "new", "game": c["game"], "players": [c["p1"], c["p2"]],
-              "three_foul": c["three"]}
-        if c["game"] == "14.1":
-            ev["target"] = [c["t1"], c["t2"]]
-        else:
-            ev["race"] = [c["r1"], c["r2"]]
-            ev["break"] = c["break"] or self._default_break()
-            if c["game"] == "9ball":
-                ev["nine_on_break"] = c["nine"]
+        ev = _setup().new_event(self.cfg)
         self.match = Match()
         if self._send(ev):
             self.msg = ["started"]
+            unload("setup")  # its code is not needed until the next new match
 
 
-def _step(values, cur, d):
-    i = values.index(cur) if cur in values else 0
-    return values[(i + d) % len(values)]
+def _setup():
+    # The new-match screen's fields and event (firmware/setup.py), loaded only while it is up.
+    from firmware import setup
+
+    return setup

@@ -104,7 +104,8 @@ class Col:
 
 
 class Board:
-    def __init__(self, kind, layout, lang, game, error_ms):
+    # Built in steps (build()), as a board's main.py runs: the display, the keys, the app.
+    def build(self, kind, layout, lang, game, error_ms):
         from firmware import hw
         from firmware.app import Runner
 
@@ -113,6 +114,7 @@ class Board:
             screen = hw.display(kind, spi=bus, cs=Pin(True))
         else:
             screen = hw.display(kind, i2c=bus, sleep_ms=lambda ms: None)
+        yield
         if layout == "keypad":
             rows = [Pin() for _ in range(4)]
             self.cols = [Col(rows, c) for c in range(4)]
@@ -120,12 +122,14 @@ class Board:
         else:
             self.pins = [Pin() for _ in BUTTONS]
             inp = hw.keys(layout, pins=self.pins, names=BUTTONS)
+        yield
         self.feeds = 0  # the board is its own watchdog: feed() counts
         self.layout = layout
-        self.runner = Runner(hw.Hardware(screen, inp, kind, layout, self, None, lang), lang=lang,
-                             game=game, error_ms=int(error_ms), log=False)
         self.now = 0
         self.healthy = 0
+        self.runner = Runner(hw.Hardware(screen, inp, kind, layout, self, None, lang), lang=lang,
+                             game=game, error_ms=int(error_ms), log=False)
+        yield
 
     def feed(self):
         self.feeds += 1
@@ -184,7 +188,7 @@ def main():
     for m in args[0].split(","):
         __import__(m)
         yield
-    board = Board(*args[1:6])
-    yield
+    board = Board()
+    yield from board.build(*args[1:6])
     for cmd in args[6:]:
         yield from board.command(cmd)
