@@ -28,15 +28,19 @@ class App:
         self.draws = 0
 
     def step(self, now):
-        # Poll the keys at now (ticks_ms), drain every queued event into the controller, redraw
-        # if the controller changed, then feed the watchdog: only a step that got here is healthy.
+        # Poll the keys at now (ticks_ms) and drain every queued event into the controller; in a
+        # pass with no key, redraw if the controller changed. Then feed the watchdog: only a step
+        # that got here is healthy. Keys and the redraw they cause fall in passes 5 ms apart, so
+        # a pass stays short and the garbage of judging a shot can go before the render makes
+        # its own (a 64 KB heap holds one or the other, not both).
         inp = self.hw.input
         ctl = self.ctl
         ev = inp.poll(now)
+        if ev is None:
+            self.draw()
         while ev is not None:
             ctl.key(ev[0], ev[1])
             ev = inp.get()
-        self.draw()
         wdt = self.hw.wdt
         if wdt is not None:
             wdt.feed()

@@ -7,7 +7,7 @@ from host_tools import mpy
 from host_tools.fakehw import decoder, screen_text
 from tests import mp_app
 
-HEAP = "128K"  # issue 3 wants 64K: being brought down
+HEAP = "64K"
 # 9-ball, race 1-1 set on the setup screen, player 1 breaks and makes the 9: match over.
 NINE = "8 8 8 4 4 4 4 8 4 4 4 4 8 8 8 8 8 5 1 9 A"
 
