@@ -81,7 +81,30 @@ def micropython():
         sys.stderr.write(res.stderr)
 
 
+def app_heap():
+    # The whole app under MicroPython (host_tools.appheap, as tests/test_app_mp.py runs it): the
+    # heap a 9-ball match on the OLED needed, and the longest 14.1 match that fits in 64 KB
+    # (the events stay in RAM until a journal on flash takes them).
+    from host_tools.appheap import Run
+
+    nine = "8 8 8 4 4 4 4 8 4 4 4 4 8 8 8 8 8 5 1 9 A"
+    r = Run("oled", "keypad", "en", "9ball", ["keys " + nine], heap="256K")
+    print("MicroPython, whole app (OLED, keypad): a 9-ball match had at most %d bytes in use "
+          "(live data and one pass's garbage), %d live" % (r.res.used, r.res.live))
+
+    def fits(cycles):
+        keys = " ".join(["A A B B"] * cycles)
+        return Run("oled", "keypad", "en", "14.1", ["keys 2 5 1", "keys " + keys]).fits()
+
+    lo, hi = 0, 64  # cycles of four shots: lo fits, hi does not
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if fits(mid) else (lo, mid)
+    print("MicroPython, whole app: a 14.1 match of %d events fits in a 64 KB heap" % (2 + 4 * lo))
+
+
 if __name__ == "__main__":
     cpython()
     sizes()
     micropython()
+    app_heap()

@@ -10,7 +10,8 @@
 // needs). This build collects at the top level only when asked (gc.collect(), a failed
 // allocation, or 16 KB allocated since the last collection), so every step asks, else the
 // garbage of small steps would pile up into the next. The last line printed is
-// "mp_node: heap peak N bytes, live peak L bytes".
+// "mp_node: heap peak N bytes, live peak L bytes, in use peak U bytes" (U: the most in use at
+// the end of a step, its garbage included: what a heap that never grows must hold).
 // MP_NODE_TRACE=1 prints the sample number each time the heap grows, to find the step.
 // Exit status: 0, 1 on an uncaught Python exception, or the SystemExit code.
 import fs from "node:fs";
@@ -65,7 +66,7 @@ const BOOT = `
 import gc, sys
 sys.path[:0] = ['', '/', '/firmware/lib']
 _mp_split = 128 * 1024 * 1024  # gc.mem_free() counts the largest heap it may still add
-_mp_peak = [0, 0]
+_mp_peak = [0, 0, 0]  # heap size, live data after a collection, data in use at a step's end
 _mp_trace = ${process.env.MP_NODE_TRACE ? "True" : "False"}
 _mp_n = [0]
 def _mp_sample(live=False):
@@ -75,8 +76,11 @@ def _mp_sample(live=False):
         _mp_peak[0] = t
         if _mp_trace:
             print('mp_node: sample %d: heap grew to %d bytes' % (_mp_n[0], t))
-    if live and gc.mem_alloc() > _mp_peak[1]:
-        _mp_peak[1] = gc.mem_alloc()
+    a = gc.mem_alloc()
+    if live and a > _mp_peak[1]:
+        _mp_peak[1] = a
+    if a > _mp_peak[2]:
+        _mp_peak[2] = a
 def _mp_step():
     _mp_sample(True)
     it = _g.get('_mp_steps')
@@ -107,5 +111,5 @@ try {
   if (m) code = parseInt(m[1], 10);
   else { err(msg); code = 1; }
 }
-mp.runPython("_mp_sample(True)\nprint('mp_node: heap peak %d bytes, live peak %d bytes' % tuple(_mp_peak))");
+mp.runPython("_mp_sample(True)\nprint('mp_node: heap peak %d bytes, live peak %d bytes, in use peak %d bytes' % tuple(_mp_peak))");
 process.exitCode = code;

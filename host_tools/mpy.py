@@ -36,7 +36,8 @@ NODE_SCRIPT = ROOT / "host_tools" / "mp_node.mjs"
 BUILD = ROOT / "build"
 DEFAULT_HEAP = "64K"
 COMPILED_DIRS = ("firmware", "tests", "host_tools", "boards")
-_PEAK = re.compile(r"^mp_node: heap peak (\d+) bytes, live peak (\d+) bytes\n?", re.M)
+_PEAK = re.compile(r"^mp_node: heap peak (\d+) bytes, live peak (\d+) bytes, in use peak (\d+) "
+                   r"bytes\n?", re.M)
 
 
 class Result(NamedTuple):
@@ -46,6 +47,7 @@ class Result(NamedTuple):
     heap: int = 0       # the GC heap's largest size, sampled after each step (bytes)
     limit: int = 0      # the heap the run was given
     live: int = 0       # the most live data seen after a collection (bytes)
+    used: int = 0       # the most in use at the end of a step, its garbage included (bytes)
 
     @property
     def fits(self) -> bool:
@@ -123,8 +125,8 @@ def run_argv(argv: Sequence[str], *, heap: str | int = DEFAULT_HEAP, mpy: bool =
                           capture_output=True, text=True, timeout=timeout)
     m = _PEAK.search(proc.stdout)
     stdout = _PEAK.sub("", proc.stdout)
-    heap, live = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
-    return Result(proc.returncode, stdout, proc.stderr, heap, limit, live)
+    heap, live, used = (int(m.group(1)), int(m.group(2)), int(m.group(3))) if m else (0, 0, 0)
+    return Result(proc.returncode, stdout, proc.stderr, heap, limit, live, used)
 
 
 def run(code: str, args: Sequence[str] = (), **kw) -> Result:
@@ -156,8 +158,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         res = run_argv(args, **kw)
     sys.stdout.write(res.stdout)
     sys.stderr.write(res.stderr)
-    sys.stderr.write("[host_tools.mpy: heap peak %d of %d bytes%s; live peak %d bytes]\n"
-                     % (res.heap, res.limit, "" if res.fits else ": DID NOT FIT", res.live))
+    sys.stderr.write("[host_tools.mpy: heap peak %d of %d bytes%s; live peak %d bytes; in use "
+                     "peak %d bytes]\n" % (res.heap, res.limit, "" if res.fits else ": DID NOT FIT",
+                                           res.live, res.used))
     return res.returncode
 
 

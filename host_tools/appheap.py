@@ -1,0 +1,54 @@
+# The whole app under MicroPython on a small heap: runs tests/mp_app.py (the app on bare fake
+# buses in the VM) and decodes what it printed: the screens at each "mark" as a person sees
+# them, the match states, the runner's status, and the heap it needed (Run.res).
+# Used by tests/test_app_mp.py and host_tools/bench.py.
+import json
+
+from host_tools import mpy
+from host_tools.fakehw import decoder, screen_text
+from tests import mp_app
+
+HEAP = "64K"  # the budget of issue 3
+
+
+# The app's modules and each kind's, which mp_app imports one per step before it builds the
+# board (firmware.hw imports the kind's own when building).
+_OLED = ("ssd1306", "firmware.drivers.oled")
+_LCD = ("firmware.drivers.lcd",)
+MODULES = {"app": ("firmware.rules", "firmware.match", "firmware.lang", "firmware.views",
+                   "firmware.ui", "firmware.hw", "firmware.app"),
+           "oled": _OLED, "sh1106": _OLED + ("firmware.drivers.sh1106",), "lcd20": _LCD,
+           "lcd16": _LCD, "digits": ("firmware.drivers.digits",),
+           "keypad": ("firmware.keys",), "buttons": ("firmware.keys",)}
+
+
+class Run:
+    # One mp_app run, decoded: screens at each "mark", states, status lines, the heap.
+    def __init__(self, kind, layout, lang, game, cmds, error_ms=2000, heap=HEAP):
+        mods = ",".join(MODULES["app"] + MODULES[kind] + MODULES[layout])
+        self.res = mpy.run_argv(["-c", mp_app.ENTRY, mods, kind, layout, lang, game, str(error_ms),
+                                 *cmds], heap=heap)
+        assert self.res.returncode == 0, self.res.stdout[-3000:] + self.res.stderr
+        dec = decoder(kind)
+        self.screens, self.states, self.status = [], [], []
+        records = []
+        for line in self.res.stdout.splitlines():
+            tag, _, rest = line.partition(" ")
+            if tag in ("I", "W"):
+                addr, n, data = rest.split()
+                data = bytes.fromhex(data[: 2 * int(n)])
+                records.append((int(addr), data) if tag == "I" else ("w", data))
+            elif tag == "C":
+                records.append(("cs", int(rest)))
+            elif tag == "M":
+                dec.feed(records)
+                records = []
+                self.screens.append(screen_text(kind, dec))
+            elif tag == "S":
+                self.states.append(json.loads(rest))
+            elif tag == "R":
+                restarts, error, healthy, feeds = rest.split()
+                self.status.append((int(restarts), error, int(healthy), int(feeds)))
+
+    def fits(self):
+        return self.res.fits
