@@ -75,8 +75,6 @@ def sizes():
 def micropython():
     res = mpy.run_module("host_tools.bench_mp", heap="64K")
     sys.stdout.write("".join("MicroPython: " + line + "\n" for line in res.stdout.splitlines()))
-    print("MicroPython: heap peak %d bytes (start 65536), live peak %d bytes" % (res.heap,
-                                                                               res.live))
     if res.returncode:
         sys.stderr.write(res.stderr)
 

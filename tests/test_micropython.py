@@ -14,10 +14,6 @@ ROOT = TESTS.parent
 # The board's budget: one VM per module, so the heap is per module.  MP_HEAP overrides it.
 HEAP = os.environ.get("MP_HEAP", "64K")
 MARK = "# mp: yes"
-# The one module above 64 KB: the whole app (its code alone is 61 KB of heap when loaded from
-# .mpy files) plus the fake buses, decoders and rig that read its screen back. Issue 3 wants
-# 64 KB; this budget records where it stands (see README "Figures") and keeps it from growing.
-OVER_BUDGET = {}
 
 
 def mp_modules():
@@ -42,7 +38,7 @@ def test_some_modules_are_marked_for_micropython():
 @pytest.mark.parametrize("module", mp_modules())
 def test_module_under_micropython(module):
     """Each module passes under MicroPython, and never needs more than HEAP (64 KB)."""
-    res = mpy.run_module("tests.mp_runner", [module], heap=OVER_BUDGET.get(module, HEAP))
+    res = mpy.run_module("tests.mp_runner", [module], heap=HEAP)
     _check(res)
     print("%s: heap peak %d bytes, live peak %d bytes" % (module, res.heap, res.live))
 
