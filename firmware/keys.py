@@ -96,7 +96,7 @@ class KeyScanner:
         self.t_win = [0] * n
         self._rollover = rollover
         self._owner = -1  # the key holding the rollover lock, or -1
-        self._q = [None] * queue
+        self._q = [None] * queue  # type: list  # ring of (kind, name) events
         self._qh = 0
         self._qn = 0
         self.dropped = 0  # events lost because the queue was full

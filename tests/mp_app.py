@@ -33,7 +33,7 @@ def _hex(data):
         n += 2
         i += 1
         if n == 64:
-            sys.stdout.write(_buf)
+            sys.stdout.write(_buf)  # pyright: ignore[reportArgumentType]  (MicroPython takes bytes)
             n = 0
     _n = n
 
@@ -48,7 +48,7 @@ def _record(tag, addr, vector):
     for b in vector:
         _hex(b)
     if _n:
-        sys.stdout.write(_buf)
+        sys.stdout.write(_buf)  # pyright: ignore[reportArgumentType]
         _n = 0
     print()
 
