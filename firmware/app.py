@@ -78,23 +78,27 @@ def error_screen(kind, name, lang="en"):
     return [s[:cols] for s in lines]
 
 
-def new_controller(layout, lang="en", game="14.1", events=None, check=True):
+def new_controller(layout, lang="en", game="14.1", events=None, check=True, log=None):
     # A controller; with events (an accepted-event list, "new" first) the match is rebuilt from
-    # them (check=False: events the match itself accepted, no shape checks needed).
+    # them (check=False: events the match itself accepted), with log (a match.Log) it takes
+    # that log over.
     if events:
         game = events[0].get("game", game)
     ctl = Controller(layout, lang, game)
     if events:
         ctl.resume(events, check)
+    elif log is not None and len(log):
+        ctl.restore(log)
     return ctl
 
 
 class Runner:
     # Runs an App and survives its errors: tick(now) steps it; an exception shows the error
-    # screen, and error_ms later a new controller is rebuilt from the accepted events (kept in
-    # memory until a journal exists), so the match goes on. A failure right after a restart drops
-    # the newest event too (it may be what breaks), one more for each failure in a row; the
-    # watchdog, fed only by healthy steps, resets the board if none comes for its timeout.
+    # screen, and error_ms later a new controller takes over the failed one's match log (in
+    # memory until a journal exists; rebuilt from its latest snapshot), so the match goes on. A
+    # failure right after a restart drops the newest event too (it may be what breaks), one more
+    # for each failure in a row; the watchdog, fed only by healthy steps, resets the board if
+    # none comes for its timeout.
     def __init__(self, hw, ctl=None, lang=None, game="14.1", error_ms=_ERROR_MS, log=True):
         self.hw = hw
         self.lang = lang or hw.lang
@@ -108,8 +112,8 @@ class Runner:
         self.failures = 0  # failures since the last healthy step
         self.error = None  # name of the error being shown, or None while running
         self.t_error = 0
-        self._events = None  # accepted events when this streak of failures began
-        self.dropped = 0  # newest events left out by the last restart
+        self._log = None  # the match log of the controller that failed first in this streak
+        self.dropped = 0  # newest events left out in this streak of failures
 
     def tick(self, now):
         # One pass: True after a healthy step, False while failing or showing the error screen.
@@ -124,11 +128,14 @@ class Runner:
         except Exception as e:  # noqa: BLE001 - any error in the app leads to a soft restart
             self.fail(e, now)
             return False
-        self.failures = 0
-        self._events = None
+        if self.failures:
+            self.failures = 0
+            self._log = None
         return True
 
     def fail(self, e, now):
+        if not self.failures:
+            self.dropped = 0
         self.failures += 1
         self.error = type(e).__name__
         self.t_error = now
@@ -139,11 +146,11 @@ class Runner:
             else:
                 print("app error:", self.error, e)
         ctl = self.app.ctl
-        if self._events is None:
+        if self._log is None:
             try:
-                self._events = list(ctl.match.events)
-            except Exception:  # noqa: BLE001
-                self._events = []
+                self._log = ctl.match.log
+            except Exception:  # noqa: BLE001 - no match to keep: the restart starts afresh
+                pass
         try:
             self.lang = ctl.lang
         except Exception:  # noqa: BLE001
@@ -159,20 +166,17 @@ class Runner:
             pass
 
     def restart(self):
-        # Rebuild the controller from the kept events; give up the newest ones after repeated failures.
-        evs = self._events or []
-        k = self.failures - 1  # the events kept are those of the first failure in this streak
-        if k > len(evs):
-            k = len(evs)  # in the end a fresh controller (setup screen)
-        if k > 0:
-            evs = evs[: len(evs) - k]
+        # A new controller on the kept log, less the newest events after repeated failures.
+        log = self._log
+        while log is not None and len(log) and self.dropped < self.failures - 1:
+            log.pop()
+            self.dropped += 1
         gc.collect()
         try:
-            ctl = new_controller(self.hw.layout, self.lang, self.game, evs, False)
+            ctl = new_controller(self.hw.layout, self.lang, self.game, log=log)
         except Exception as e:  # noqa: BLE001 - the events themselves fail: fail again, drop more
             self.fail(e, self.t_error)
             return
-        self.dropped = k if k > 0 else 0
         self.error = None
         self.restarts += 1
         app = App(self.hw, ctl, self.app.kind)

@@ -74,7 +74,7 @@ class Match:
         except rules.Refused:
             raise
         except Exception:
-            self._rebuild()   # a bug half-way through: put the last good state back
+            self.rebuild()   # a bug half-way through: put the last good state back
             raise
         self.log.append(ev, self.s)
 
@@ -83,9 +83,11 @@ class Match:
         if len(self.log) < 2:
             raise rules.Refused("A11", "nothing")
         self.log.pop()
-        self._rebuild()
+        self.rebuild()
 
-    def _rebuild(self):
+    def rebuild(self):
+        """Set the state from the log: its latest snapshot and the events after it (fewer than
+        _K). Undo uses it, and so does a soft restart that keeps the log of a failed controller."""
         s, i = self.log.base()
         for j in range(i, len(self.log)):
             s = rules.apply(s, self.log.event(j))

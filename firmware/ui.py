@@ -103,6 +103,14 @@ class Controller:
                 "msg": self.msg, "hints": self._hints(), "items": self._items(),
                 "cursor": self.cursor, "fault": self.fault, "layout": self.layout}
 
+    def restore(self, log):
+        """Take over the log of a match (a soft restart) and show where it stands."""
+        m = Match(log)
+        m.rebuild()
+        self.match = m
+        self._after()
+        self.version += 1
+
     def resume(self, events, check=True):
         """Rebuild the match from its accepted events and show it. check=False for events this
         board's own match accepted (a soft restart), True for events read from outside."""

@@ -65,22 +65,21 @@ mp.FS.writeFile("/mp_argv.py", "ARGV = " + JSON.stringify([script, ...args.slice
 const BOOT = `
 import gc, sys
 sys.path[:0] = ['', '/', '/firmware/lib']
-_mp_split = 128 * 1024 * 1024  # gc.mem_free() counts the largest heap it may still add
-_mp_peak = [0, 0, 0]  # heap size, live data after a collection, data in use at a step's end
-_mp_trace = ${process.env.MP_NODE_TRACE ? "True" : "False"}
-_mp_n = [0]
+# [split heap allowance (gc.mem_free() counts the largest heap it may still add), trace, samples,
+#  heap peak, live peak, in use peak]: few names, as the app's budget counts this too
+_mp = [128 * 1024 * 1024, ${process.env.MP_NODE_TRACE ? "True" : "False"}, 0, 0, 0, 0]
 def _mp_sample(live=False):
-    t = gc.mem_alloc() + gc.mem_free() - _mp_split
-    _mp_n[0] += 1
-    if t > _mp_peak[0]:
-        _mp_peak[0] = t
-        if _mp_trace:
-            print('mp_node: sample %d: heap grew to %d bytes' % (_mp_n[0], t))
     a = gc.mem_alloc()
-    if live and a > _mp_peak[1]:
-        _mp_peak[1] = a
-    if a > _mp_peak[2]:
-        _mp_peak[2] = a
+    t = a + gc.mem_free() - _mp[0]
+    _mp[2] += 1
+    if t > _mp[3]:
+        _mp[3] = t
+        if _mp[1]:
+            print('mp_node: sample %d: heap grew to %d bytes' % (_mp[2], t))
+    if live and a > _mp[4]:
+        _mp[4] = a
+    if a > _mp[5]:
+        _mp[5] = a
 def _mp_step():
     _mp_sample(True)
     it = _g.get('_mp_steps')
@@ -111,5 +110,5 @@ try {
   if (m) code = parseInt(m[1], 10);
   else { err(msg); code = 1; }
 }
-mp.runPython("_mp_sample(True)\nprint('mp_node: heap peak %d bytes, live peak %d bytes, in use peak %d bytes' % tuple(_mp_peak))");
+mp.runPython("_mp_sample(True)\nprint('mp_node: heap peak %d bytes, live peak %d bytes, in use peak %d bytes' % tuple(_mp[3:]))");
 process.exitCode = code;
