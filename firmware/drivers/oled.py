@@ -40,20 +40,24 @@ class Oled:
         self.cols = self.width // 8  # 16 on 128x64
         self.rows = self.height // 8  # 8 on 128x64
         self.partial = partial
-        self._keys = [""] * self.rows  # what each text row shows now ("": unknown)
+        self._keys = [""] * self.rows  # the text each row shows now
+        # ... and how: 0 unknown, 1 plain, 2 inverse, +4 big, 8 the lower half of a big row
+        # (kept apart from the text, so comparing makes no new string)
+        self._mode = bytearray(self.rows)
         self._gbuf = bytearray(8)
         self._gfb = framebuf.FrameBuffer(self._gbuf, 8, 8, framebuf.MONO_VLSB)
 
     def invalidate(self):
         # Forget what is on the panel: the next show() redraws every row.
         for i in range(self.rows):
-            self._keys[i] = ""
+            self._mode[i] = 0
 
     def clear(self):
         self.disp.fill(0)
         self.disp.show()
         for i in range(self.rows):
-            self._keys[i] = "n"
+            self._keys[i] = ""
+            self._mode[i] = 1
 
     def show(self, lines, big=(), inverse=()):
         # lines: up to `rows` strings, one per text row (16 chars on 128x64; longer is cut).
@@ -62,24 +66,26 @@ class Oled:
         # Returns how many text rows were redrawn (0: nothing was sent to the panel).
         rows = self.rows
         keys = self._keys
+        mode = self._mode
         changed = 0
         lo = rows
         hi = -1
         i = 0
         while i < rows:
             text = lines[i] if i < len(lines) else ""
-            inv = "i" if i in inverse else "n"
+            inv = i in inverse
+            m = 2 if inv else 1
+            span = 1
             if i in big and i + 1 < rows:
-                key = "B" + inv + text
+                m += 4
                 span = 2
-            else:
-                key = inv + text
-                span = 1
-            if keys[i] != key or (span == 2 and keys[i + 1] != "^"):
-                self._draw_row(i, text, span, inv == "i")
-                keys[i] = key
+            if keys[i] != text or mode[i] != m or (span == 2 and mode[i + 1] != 8):
+                self._draw_row(i, text, span, inv)
+                keys[i] = text
+                mode[i] = m
                 if span == 2:
-                    keys[i + 1] = "^"
+                    keys[i + 1] = ""
+                    mode[i + 1] = 8
                 changed += span
                 if i < lo:
                     lo = i
