@@ -1,10 +1,13 @@
 # Board profiles: one module per board, the only code that imports `machine` (see README.md).
-from firmware import hw
+from firmware import unload
+from firmware.app import Hardware
 
 
 def build(p, machine):
     # Make the buses, the display, the input and the watchdog of profile p with this board's
-    # `machine` module (passed in by the profile module, which imports it): a hw.Hardware.
+    # `machine` module (passed in by the profile module, which imports it): an app.Hardware.
+    from firmware import hw
+
     kind = p["display"]
     Pin = machine.Pin
     if kind == "digits":
@@ -29,4 +32,5 @@ def build(p, machine):
         inp = hw.keys("buttons", pins=pins, names=names, debounce_ms=p["debounce_ms"],
                       long_ms=p["long_ms"])
     wdt = machine.WDT(timeout=p["wdt_ms"]) if p["wdt_ms"] else None
-    return hw.Hardware(scr, inp, kind, p["input"], wdt, machine.reset, p["lang"])
+    unload("hw")  # the wiring code is not needed again
+    return Hardware(scr, inp, kind, p["input"], wdt, machine.reset, p["lang"])

@@ -1,5 +1,6 @@
 # The scoreboard loop: input -> controller -> views -> display, a watchdog, soft restart on errors.
-# Pure of `machine`: the hardware comes in a firmware.hw.Hardware (boards/*.py or host fakes).
+# Pure of `machine`: the hardware comes in a Hardware bundle (built by boards/*.py or host fakes
+# with firmware.hw).
 import gc
 import sys
 
@@ -16,6 +17,19 @@ _ERROR_MS = const(2000)  # how long the error screen stays before the restart (<
 _PERIOD_MS = const(5)  # loop period: key sampling rate (debounce needs a few samples)
 
 _WORDS = {"en": ("ERROR", "restarting"), "tr": ("HATA", "yeniden başlıyor")}
+
+
+class Hardware:
+    # What the app gets: display driver, input, watchdog (or None), reset (or None), and the kinds.
+    def __init__(self, display, input, kind, layout, wdt=None, reset=None, lang="en"):
+        self.display = display
+        self.input = input
+        self.kind = kind  # display kind of the profile ("oled", "sh1106", "lcd20", ...)
+        self.view = "oled" if kind == "sh1106" else kind  # what views.render is asked for
+        self.layout = layout  # "keypad" or "buttons"
+        self.wdt = wdt
+        self.reset = reset
+        self.lang = lang
 
 
 class App:

@@ -1,6 +1,7 @@
-# Hardware bundle: display drivers and input built from buses and pins passed in (no `machine` here).
-# Board profiles (boards/*.py) make the machine.I2C/SPI/Pin objects and call display() and keys();
-# the host simulator and the tests call them with fakes, so all share this wiring code.
+# Wiring, used once at boot: display drivers and input built from buses and pins passed in (no
+# `machine` here). Board profiles (boards/*.py) make the machine.I2C/SPI/Pin objects and call
+# display() and keys(), then let this module go (firmware.unload("hw")); the host simulator and
+# the tests call them with fakes, so all share this wiring code.
 
 def display(kind, i2c=None, spi=None, cs=None, addr=0, sleep_ms=None):
     # The driver for a display kind ("oled", "sh1106", "lcd20", "lcd16", "digits"): its show()
@@ -46,16 +47,3 @@ def keys(layout, rows=(), cols=(), pins=(), names=(), keymap="123A456B789C*0#D",
 
         return Buttons(pins, names, debounce_ms=debounce_ms, long_ms=long_ms, stuck_ms=stuck_ms)
     raise ValueError("input kind: " + str(layout))
-
-
-class Hardware:
-    # What the app gets: display driver, input, watchdog (or None), reset (or None), and the kinds.
-    def __init__(self, display, input, kind, layout, wdt=None, reset=None, lang="en"):
-        self.display = display
-        self.input = input
-        self.kind = kind  # display kind of the profile ("oled", "sh1106", "lcd20", ...)
-        self.view = "oled" if kind == "sh1106" else kind  # what views.render is asked for
-        self.layout = layout  # "keypad" or "buttons"
-        self.wdt = wdt
-        self.reset = reset
-        self.lang = lang

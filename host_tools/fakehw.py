@@ -1,5 +1,6 @@
 # The app's hardware bundle on fake buses and pins (CPython and MicroPython): tests/apprig.py, sim.
 from firmware import hw
+from firmware.app import Hardware
 from host_tools import fakes  # puts firmware/lib (and on CPython framebuf) on sys.path
 from host_tools.fakepins import FakeMatrix, FakePin
 
@@ -11,7 +12,7 @@ def _no_sleep(ms):
 
 
 class FakeBoard:
-    # self.hw: hw.Hardware for a display kind ("oled" | "sh1106" | "lcd20" | "lcd16" | "digits")
+    # self.hw: app.Hardware for a display kind ("oled" | "sh1106" | "lcd20" | "lcd16" | "digits")
     # on a fake bus (self.bus) and an input layout ("keypad" | "buttons") on fake pins
     # (self.matrix, or self.pins in BUTTONS order); set_key() closes or opens a key's switch.
     def __init__(self, kind, layout, lang="en", wdt=None):
@@ -29,7 +30,7 @@ class FakeBoard:
         else:
             self.pins = [FakePin(1) for _ in BUTTONS]
             inp = hw.keys("buttons", pins=self.pins, names=BUTTONS)
-        self.hw = hw.Hardware(scr, inp, kind, layout, wdt, None, lang)
+        self.hw = Hardware(scr, inp, kind, layout, wdt, None, lang)
 
     def set_key(self, name, down):
         if self.layout == "keypad":

@@ -106,8 +106,8 @@ class Col:
 class Board:
     # Built in steps (build()), as a board's main.py runs: the display, the keys, the app.
     def build(self, kind, layout, lang, game, error_ms):
-        from firmware import hw
-        from firmware.app import Runner
+        from firmware import hw, unload
+        from firmware.app import Hardware, Runner
 
         bus = Bus()
         if kind == "digits":
@@ -127,7 +127,8 @@ class Board:
         self.layout = layout
         self.now = 0
         self.healthy = 0
-        self.runner = Runner(hw.Hardware(screen, inp, kind, layout, self, None, lang), lang=lang,
+        unload("hw")  # as boards/__init__.py does once the hardware is built
+        self.runner = Runner(Hardware(screen, inp, kind, layout, self, None, lang), lang=lang,
                              game=game, error_ms=int(error_ms), log=False)
         yield
 

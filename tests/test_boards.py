@@ -94,6 +94,7 @@ def test_build_every_combination(machine, board, display, layout):
     hw = mod.build(prof)
     assert hw.kind == display and hw.layout == layout and hw.wdt is machine.wdt
     assert hw.reset is machine.module.reset
+    assert "firmware.hw" not in sys.modules  # the wiring code is let go once the board is built
     kinds = [x[0] for x in machine.made]
     assert kinds == (["SPI"] if display == "digits" else ["I2C"]) + ["WDT"]
     if layout == "keypad":
