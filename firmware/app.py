@@ -92,16 +92,10 @@ def error_screen(kind, name, lang="en"):
     return [s[:cols] for s in lines]
 
 
-def new_controller(layout, lang="en", game="14.1", events=None, check=True, log=None):
-    # A controller; with events (an accepted-event list, "new" first) the match is rebuilt from
-    # them (check=False: events the match itself accepted), with log (a match.Log) it takes
-    # that log over.
-    if events:
-        game = events[0].get("game", game)
+def new_controller(layout, lang="en", game="14.1", log=None):
+    # A controller; with log (a match.Log of accepted events) it takes that match over.
     ctl = Controller(layout, lang, game)
-    if events:
-        ctl.resume(events, check)
-    elif log is not None and len(log):
+    if log is not None and len(log):
         ctl.restore(log)
     return ctl
 

@@ -112,8 +112,8 @@ class Controller:
         self.version += 1
 
     def resume(self, events, check=True):
-        """Rebuild the match from its accepted events and show it. check=False for events this
-        board's own match accepted (a soft restart), True for events read from outside."""
+        """Rebuild the match from events read from outside (a file, a journal) and show it;
+        check=False only for events known to be well-formed."""
         m = Match()
         for ev in events:
             m.apply(ev, check)
