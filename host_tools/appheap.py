@@ -31,6 +31,7 @@ class Run:
         assert self.res.returncode == 0, self.res.stdout[-3000:] + self.res.stderr
         dec = decoder(kind)
         self.screens, self.states, self.status = [], [], []
+        self.qstrs = 0  # names the VM interned (a pool of them grows by 4.6 KB past 620)
         records = []
         for line in self.res.stdout.splitlines():
             tag, _, rest = line.partition(" ")
@@ -46,6 +47,8 @@ class Run:
                 self.screens.append(screen_text(kind, dec))
             elif tag == "S":
                 self.states.append(json.loads(rest))
+            elif line.startswith("qstr pool:"):
+                self.qstrs = int(line.split("n_qstr=")[1].split(",")[0])
             elif tag == "R":
                 restarts, error, healthy, feeds = rest.split()
                 self.status.append((int(restarts), error, int(healthy), int(feeds)))

@@ -193,3 +193,6 @@ def main():
     yield from board.build(*args[1:6])
     for cmd in args[6:]:
         yield from board.command(cmd)
+    import micropython
+
+    micropython.qstr_info()  # "qstr pool: n_pool=.., n_qstr=.., ...": the names the VM interned
