@@ -1,7 +1,7 @@
 # Screen texts in English and Turkish: t(lang, key) looks a key up in firmware/lang_<lang>.py.
 # Each of those holds one constant string T, "\nkey\ttext" per entry, so no dict, tuple or
 # per-text object is built (a tuple of the texts took 16 KB of heap). Only the language on screen
-# is loaded: a switch drops the other one's module (each is about 2.5 KB of heap as .mpy).
+# is loaded: a switch lets the other one go (each text is about 3 KB of heap).
 # "{}" marks an argument (str.format).
 # Keys: action keys of docs/ui-contract.md as they are; "m_" + message key; "r_" + key of a
 # firmware.rules refusal; "end_" + rack-ending rule; "rack_" + rack instruction rule; "f_" setup
