@@ -195,4 +195,4 @@ def main():
         yield from board.command(cmd)
     import micropython
 
-    micropython.qstr_info()  # "qstr pool: n_pool=.., n_qstr=.., ...": the names the VM interned
+    micropython.qstr_info()  # type: ignore  # "qstr pool: ..., n_qstr=N, ...": names interned
