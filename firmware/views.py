@@ -14,11 +14,6 @@ _KINDS = {"oled": (16, 8), "lcd20": (20, 4), "lcd16": (16, 2)}
 # slicing left a trail of pieces (garbage a render makes, which a board's small heap must hold
 # until it collects).
 
-def pad(s, w):
-    """s left-aligned in exactly w columns (cut if longer)."""
-    return "%-*.*s" % (w, w, s)
-
-
 def field(s, w):
     """s right-aligned in w columns (kept whole if longer)."""
     return "%*s" % (w, s)
