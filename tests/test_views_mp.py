@@ -22,7 +22,7 @@ def _text(lines):
 
 
 def test_helpers():
-    assert views.pad("ab", 4) == "ab  " and views.field("ab", 4) == "  ab"
+    assert views.field("ab", 4) == "  ab" and views.field("abcde", 4) == "abcde"
     assert views.fit("Ann", "57/100", 12) == "Ann   57/100"
     assert views.fit("Abcdefghij", "5/5", 8) == "Abcd 5/5"
     assert views.wrap("Ball 12 not on table", 16) == ["Ball 12 not on", "table"]
