@@ -67,20 +67,12 @@ def new_state(ev):
 
 
 def copy(v):
+    """A deep copy of a state or any part of it (lists and dicts)."""
     if isinstance(v, list):
         return [copy(x) for x in v]
     if isinstance(v, dict):
         return {k: copy(v[k]) for k in v}
     return v
-
-
-def copy_state(s):
-    # type: (dict) -> dict
-    """A deep copy of a state (undo snapshots)."""
-    c = {}
-    for k in s:
-        c[k] = copy(s[k])
-    return c
 
 
 def group_of(b):
