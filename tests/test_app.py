@@ -129,6 +129,33 @@ def test_repeated_failure_drops_the_newest_event(monkeypatch):
     assert _dump(rig) == good
 
 
+def test_restart_of_a_long_match_rebuilds_from_its_latest_snapshot(monkeypatch):
+    # A soft restart takes over the failed controller's log: the state comes back exactly, from
+    # the latest snapshot and the few events after it, not by replaying the whole match.
+    from firmware import rules
+
+    rig = Rig("oled", "keypad", game="14.1", error_ms=100)
+    start(rig)
+    rig.keys(" ".join(["A", "A", "B"] * 14))  # 42 shots: snapshots after 16 and 32 events
+    before = _dump(rig)
+    n = len(rig.ctl.match.log)
+    assert n > 40
+
+    def boom(kind, name):
+        raise RuntimeError("boom")
+
+    rig.ctl.key = boom
+    rig.press("A", settle=40)
+    assert rig.runner.error == "RuntimeError"
+    replays = []
+    real_apply = rules.apply
+    monkeypatch.setattr(rules, "apply", lambda s, ev: replays.append(ev) or real_apply(s, ev))
+    rig.run(300)
+    assert rig.runner.restarts == 1 and rig.runner.error is None
+    assert _dump(rig) == before and len(rig.ctl.match.log) == n
+    assert 0 < len(replays) < 16, len(replays)
+
+
 def test_language_survives_a_restart():
     rig = Rig("lcd20", "keypad", lang="tr", game="8ball", error_ms=200)
     start(rig)
