@@ -17,8 +17,9 @@ def _dumps(v):
 
 
 class Log:
-    """Accepted events and state snapshots as compact JSON text, kept in RAM: about 70 bytes an
-    event and 500 a snapshot every 16 events. A journal on flash can take its place (same methods)."""
+    """Accepted events and state snapshots as compact JSON text, kept in RAM: about 120 bytes an
+    event, a snapshot (every 16 events) included. A journal on flash can take its place (same
+    methods)."""
 
     def __init__(self):
         self.lines = []      # one JSON line per accepted event, undos taken out
