@@ -40,7 +40,8 @@ def test_module_under_micropython(module):
     """Each module passes under MicroPython, and never needs more than HEAP (64 KB)."""
     res = mpy.run_module("tests.mp_runner", [module], heap=HEAP)
     _check(res)
-    print("%s: heap peak %d bytes, live peak %d bytes" % (module, res.heap, res.live))
+    print("%s: heap peak %d bytes, live peak %d bytes, in use peak %d bytes"
+          % (module, res.heap, res.live, res.used))
 
 
 def test_runner_under_cpython():
