@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from firmware.drivers.lcd import base
+from firmware.drivers.oled import TR
 from host_tools.fakes import oled as oled_fake
 
 OLED_ON = (120, 200, 255)
@@ -22,6 +22,19 @@ LCD_OFF = (30, 60, 200)
 LCD_CELL = (40, 75, 215)
 SEG_ON = (255, 40, 30)
 SEG_OFF = (45, 10, 10)
+
+
+BASE = "iIsSgGcCoOuU"  # the ASCII letter standing in for each Turkish letter of TR
+
+
+def base(ch):
+    # ASCII stand-in for a Turkish letter; other ASCII as is; "?" for any other character.
+    i = TR.find(ch)
+    if i >= 0:
+        return BASE[i]
+    if " " <= ch <= "~":
+        return ch
+    return "?"
 
 
 def bitmap_image(bitmap, scale=4, on=OLED_ON, off=OLED_OFF, gap=False):

@@ -64,3 +64,32 @@ def test_straight_pool_on_the_sh1106_in_turkish():
     assert screen[0].startswith(" P1") and "-1/100" in screen[1], screen
     assert "Istaka" in screen[4] and screen[6].startswith("Faul G5.2"), screen
     _check_heap(r)
+
+
+INTERN_PROBE = """
+import micropython, ssd1306
+from firmware.drivers.lcd import Lcd
+from firmware.drivers.oled import Oled
+from tests.mp_app import Bus
+oled = Oled(ssd1306.SSD1306_I2C(128, 64, Bus(), 0x3C))
+lcd = Lcd(Bus(), 0x27, 20, 4, sleep_ms=lambda ms: None)
+text = bytes(range(32, 127)).decode() + "ıİşŞğĞçÇöÖüÜé€\\x01"
+micropython.qstr_info()
+for start in range(0, len(text), 16):
+    oled.show([text[start:start + 16]] * 8, (2,), (3,))
+    lcd.show([text[start:start + 20]] * 4)
+micropython.qstr_info()
+"""
+
+
+def test_drawing_text_interns_no_names():
+    # Indexing a str in MicroPython interns the character it gives: every letter a screen ever
+    # showed would stay in the VM's name pool (4.6 KB more past 620 names). The OLED and LCD
+    # drivers walk the bytes instead: every printable character and Turkish letter adds none.
+    from host_tools import mpy
+
+    res = mpy.run(INTERN_PROBE, heap="64K")
+    assert res.returncode == 0, res.stderr
+    counts = [line.split("n_qstr=")[1].split(",")[0] for line in res.stdout.splitlines()
+              if line.startswith("qstr pool")]
+    assert len(counts) == 2 and counts[0] == counts[1], res.stdout[-2000:]

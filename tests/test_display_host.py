@@ -18,13 +18,15 @@ from firmware.drivers.oled import Oled  # noqa: E402
 def test_glyph_bytes_match_the_pixel_art():
     assert oled.OLED8 == b"".join(glyph_art.oled8(c) for c in oled.TR)
     assert lcd.LCD5 == b"".join(glyph_art.lcd5(c) for c in lcd.LCD_TR)
-    assert oled.TR == lcd.TR and len(lcd.TR) == len(lcd.BASE) == 12
+    assert oled._TR_CP == lcd._TR_CP == tuple(ord(c) for c in oled.TR) and len(oled.TR) == 12
+    assert lcd._LCD_CP == tuple(ord(c) for c in lcd.LCD_TR)
+    assert lcd._BASE.decode() == shots.BASE and len(shots.BASE) == 12
 
 
 def test_every_oled_glyph_is_distinct_from_the_font_and_each_other():
     table = fo._glyph_table()
     assert len(table) == 95 + 12  # no two characters share a bitmap
-    assert "".join(lcd.base(c) for c in "Şükrü Çağ İĞ€") == "Sukru Cag IG?"
+    assert "".join(shots.base(c) for c in "Şükrü Çağ İĞ€") == "Sukru Cag IG?"
 
 
 def test_lcd_glyphs_are_distinct():

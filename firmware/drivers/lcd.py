@@ -8,11 +8,16 @@ try:
 except ImportError:
     const = lambda x: x  # noqa: E731
 
-# The 12 Turkish letters, and the ASCII letter that stands in for each where none can be shown.
-TR = "ıİşŞğĞçÇöÖüÜ"
-BASE = "iIsSgGcCoOuU"
+# Characters are handled as code points, found by walking a line's UTF-8 bytes: indexing or
+# iterating a str in MicroPython interns each character it gives, so every letter ever shown
+# would stay in the VM's pool of names (4.6 KB more past 620 names).
+# The 12 Turkish letters (ı İ ş Ş ğ Ğ ç Ç ö Ö ü Ü), and the ASCII letter standing in for each
+# where none can be shown.
+_TR_CP = (0x131, 0x130, 0x15F, 0x15E, 0x11F, 0x11E, 0xE7, 0xC7, 0xF6, 0xD6, 0xFC, 0xDC)
+_BASE = b"iIsSgGcCoOuU"
 # HD44780: letters that need CGRAM (ROM A00 has o-umlaut 0xEF and u-umlaut 0xF5 but no capitals).
 LCD_TR = "ıİşŞğĞçÇÖÜ"
+_LCD_CP = (0x131, 0x130, 0x15F, 0x15E, 0x11F, 0x11E, 0xE7, 0xC7, 0xD6, 0xDC)  # LCD_TR's
 # 8 bytes per letter of LCD_TR: rows top to bottom, bit 4 = left column (CGRAM layout), drawn
 # from host_tools/glyph_art.py (tests check the two agree).
 LCD5 = (
@@ -27,18 +32,8 @@ LCD5 = (
     b"\x0a\x00\x0e\x11\x11\x11\x0e\x00"  # Ö
     b"\x0a\x00\x11\x11\x11\x11\x0e\x00"  # Ü
 )
-# Character codes in HD44780 ROM A00 for letters it has beyond ASCII.
-LCD_ROM = (("ö", 0xEF), ("ü", 0xF5))
-
-
-def base(ch):
-    # ASCII stand-in for a Turkish letter; other ASCII as is; "?" for any other character.
-    i = TR.find(ch)
-    if i >= 0:
-        return BASE[i]
-    if " " <= ch <= "~":
-        return ch
-    return "?"
+# Character codes in HD44780 ROM A00 for letters it has beyond ASCII: (code point, code).
+LCD_ROM = ((0xF6, 0xEF), (0xFC, 0xF5))  # ö, ü
 
 
 _RS = const(0x01)
@@ -77,7 +72,8 @@ class Lcd:
         self._sleep = sleep_ms or _default_sleep_ms
         self._row_addr = (0x00, 0x40, cols, 0x40 + cols)
         self._shown = bytearray(cols * rows)  # character code in each cell, row by row
-        self._slots = [""] * 8  # Turkish letter held by each CGRAM slot ("" = free)
+        self._slots = [-1] * 8  # code point of the letter in each CGRAM slot (-1 = free)
+        self._cps = [-1] * cols  # a line's code points (-1 past its end), see _decode
         self._out = bytearray()
         self._init()
 
@@ -116,7 +112,7 @@ class Lcd:
         for i in range(len(self._shown)):
             self._shown[i] = _SPACE
         for i in range(8):
-            self._slots[i] = ""
+            self._slots[i] = -1
 
     def backlight(self, on):
         self._bl = _BL if on else 0
@@ -127,46 +123,74 @@ class Lcd:
         for i in range(len(self._shown)):
             self._shown[i] = 0xFF
         for i in range(8):
-            self._slots[i] = ""
+            self._slots[i] = -1
 
     # -- screen level
+    def _decode(self, text):
+        # The code points of text's first `cols` characters into self._cps, -1 past its end (0x3F,
+        # "?", for a character of 3 or 4 UTF-8 bytes: none of those can be shown).
+        cps = self._cps
+        b = text.encode()
+        nb = len(b)
+        i = 0
+        for k in range(self.cols):
+            if i >= nb:
+                cps[k] = -1
+                continue
+            c = b[i]
+            if c < 0x80:
+                cps[k] = c
+                i += 1
+            elif c < 0xE0 and i + 1 < nb:
+                cps[k] = ((c & 0x1F) << 6) | (b[i + 1] & 0x3F)
+                i += 2
+            else:
+                cps[k] = 0x3F
+                i += 3 if c < 0xF0 else 4
+        return cps
+
     def _pick_slots(self, lines):
         # Turkish letters this screen needs from CGRAM (first 8 by first appearance) into slots:
         # keep those already loaded, load the others into free slots. Returns the letters kept.
         want = []
         for text in lines:
-            for ch in text[: self.cols]:
-                if ch not in want and LCD_TR.find(ch) >= 0:
-                    want.append(ch)
+            for cp in self._decode(text):
+                if cp in _LCD_CP and cp not in want:
+                    want.append(cp)
         want = want[:8]
         slots = self._slots
         for i in range(8):
             if slots[i] not in want:
-                slots[i] = ""
-        for ch in want:
-            if ch in slots:
+                slots[i] = -1
+        for cp in want:
+            if cp in slots:
                 continue
-            i = slots.index("")
-            slots[i] = ch
-            k = LCD_TR.find(ch) * 8
+            i = slots.index(-1)
+            slots[i] = cp
+            k = _LCD_CP.index(cp) * 8
             self._byte(_SET_CGRAM | (i << 3))
             for j in range(8):
                 self._byte(LCD5[k + j], _RS)
         return want
 
-    def _code(self, ch):
-        if " " <= ch <= "}" and ch != "\\":
-            return ord(ch)
-        if ch in self._slots:
-            return self._slots.index(ch)
+    def _code(self, cp):
+        # The LCD's character code for code point cp (-1: a blank past the line's end).
+        if 0x20 <= cp <= 0x7D and cp != 0x5C:
+            return cp
+        if cp < 0:
+            return _SPACE
+        if cp in self._slots:
+            return self._slots.index(cp)
         for c, code in LCD_ROM:
-            if ch == c:
+            if cp == c:
                 return code
-        if ch == "\\":
-            return ord("/")
-        if ch == "~":
-            return ord("-")
-        return ord(base(ch))
+        if cp == 0x5C:
+            return 0x2F  # "\\" as "/": the ROM has a yen sign there
+        if cp == 0x7E:
+            return 0x2D  # "~" as "-": the ROM has an arrow there
+        if cp in _TR_CP:
+            return _BASE[_TR_CP.index(cp)]
+        return 0x3F  # "?"
 
     def show(self, lines):
         # lines: up to `rows` strings (longer ones are cut). Returns how many cells were written.
@@ -176,10 +200,9 @@ class Lcd:
         written = 0
         row_codes = bytearray(cols)
         for r in range(self.rows):
-            text = lines[r] if r < len(lines) else ""
-            n = len(text)
+            cps = self._decode(lines[r] if r < len(lines) else "")
             for c in range(cols):
-                row_codes[c] = self._code(text[c]) if c < n else _SPACE
+                row_codes[c] = self._code(cps[c])
             base = r * cols
             c = 0
             while c < cols:

@@ -6,8 +6,10 @@ try:
 except ImportError:
     const = lambda x: x  # noqa: E731
 
-# The 12 Turkish letters the ASCII font lacks (drawn from host_tools/glyph_art.py; tests check).
+# The 12 Turkish letters the ASCII font lacks (drawn from host_tools/glyph_art.py; tests check),
+# and their code points (what the drawing code compares: no one-letter strings).
 TR = "ıİşŞğĞçÇöÖüÜ"
+_TR_CP = (0x131, 0x130, 0x15F, 0x15E, 0x11F, 0x11E, 0xE7, 0xC7, 0xF6, 0xD6, 0xFC, 0xDC)
 # OLED: 8 bytes per letter of TR, columns left to right, bit 0 = top row
 # (framebuf MONO_VLSB, the layout of MicroPython's own 8x8 font).
 OLED8 = (
@@ -120,52 +122,67 @@ class Oled:
         d.write_data(memoryview(d.buffer)[p0 * w : (p1 + 1) * w])
 
     def _draw_row(self, row, text, span, inv):
+        # Draw text in text row `row` (span 2: at double size over two rows). The text is walked
+        # by its UTF-8 bytes: indexing or iterating a str would make each character shown a name
+        # the VM interns for good (and a small heap's pool of names grows by 4.6 KB past 620).
+        # Runs of plain ASCII go through fb.text in one call; other letters are blitted.
         d = self.disp
         fg = 0 if inv else 1
         y = row * 8
         d.fill_rect(0, y, self.width, 8 * span, 1 - fg)
-        if span == 2:
-            x = 0
-            for ch in text[: self.cols // 2]:
-                self._load(ch)
-                g = self._gfb
-                for gy in range(8):
-                    for gx in range(8):
-                        if g.pixel(gx, gy):
-                            d.fill_rect(x + 2 * gx, y + 2 * gy, 2, 2, fg)
-                x += 16
-            return
-        # Runs of plain ASCII go through fb.text in one call; Turkish letters are blitted.
-        text = text[: self.cols]
-        start = 0
-        n = len(text)
-        k = 0
-        while k <= n:
-            ch = text[k] if k < n else ""
-            if k == n or not (" " <= ch <= "~"):
-                if k > start:
-                    d.text(text[start:k], start * 8, y, fg)
-                if k < n:
-                    self._load(ch)
-                    if inv:
-                        b = self._gbuf
-                        for j in range(8):
-                            b[j] ^= 0xFF
-                    d.blit(self._gfb, k * 8, y)
-                start = k + 1
+        b = text.encode()
+        nb = len(b)
+        cols = self.cols // span
+        i = 0  # byte index
+        k = 0  # column: character index
+        run = 0  # column where the pending ASCII run began
+        while i < nb and k < cols:
+            c = b[i]
+            if 0x20 <= c < 0x7F:
+                if span == 2:
+                    self._gfb.fill(0)
+                    self._gfb.text(text[k:k + 1], 0, 0, 1)
+                    self._big(k, y, fg)
+                i += 1
+                k += 1
+                continue
+            n = 1 if c < 0x80 else (2 if c < 0xE0 else (3 if c < 0xF0 else 4))
+            cp = ((c & 0x1F) << 6) | (b[i + 1] & 0x3F) if n == 2 and i + 1 < nb else -1
+            if span == 1 and k > run:
+                d.text(text[run:k], run * 8, y, fg)
+            self._load(cp)
+            if span == 2:
+                self._big(k, y, fg)
+            else:
+                if inv:
+                    g = self._gbuf
+                    for j in range(8):
+                        g[j] ^= 0xFF
+                d.blit(self._gfb, k * 8, y)
+            i += n
             k += 1
+            run = k
+        if span == 1 and k > run:
+            d.text(text[run:k], run * 8, y, fg)
 
-    def _load(self, ch):
-        # Put the 8x8 glyph of ch into the scratch buffer.
-        b = self._gbuf
-        i = TR.find(ch)
-        if i >= 0:
-            o = i * 8
-            src = OLED8
+    def _big(self, k, y, fg):
+        # The glyph in the scratch buffer at double size in column k (of 8) of a big row.
+        d = self.disp
+        g = self._gfb
+        x = k * 16
+        for gy in range(8):
+            for gx in range(8):
+                if g.pixel(gx, gy):
+                    d.fill_rect(x + 2 * gx, y + 2 * gy, 2, 2, fg)
+
+    def _load(self, cp):
+        # Put the 8x8 glyph of the Turkish letter with code point cp, else "?", into the scratch
+        # buffer.
+        if cp in _TR_CP:
+            o = _TR_CP.index(cp) * 8
+            b = self._gbuf
             for j in range(8):
-                b[j] = src[o + j]
+                b[j] = OLED8[o + j]
             return
-        if not (" " <= ch <= "~"):
-            ch = "?"
         self._gfb.fill(0)
-        self._gfb.text(ch, 0, 0, 1)
+        self._gfb.text("?", 0, 0, 1)
