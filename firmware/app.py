@@ -38,36 +38,52 @@ class App:
         self.hw = hw
         self.ctl = ctl
         self.kind = kind or hw.view  # what views.render is asked for: oled, lcd20, lcd16, digits
-        self.drawn = None  # ctl.version last shown (None: nothing shown yet)
+        self.drawn = None  # ctl.version last rendered (None: nothing yet)
+        self.frame = None  # what that render gave, until a pass shows it
         self.draws = 0
 
     def step(self, now):
-        # Poll the keys at now (ticks_ms) and drain every queued event into the controller; in a
-        # pass with no key, redraw if the controller changed. Then feed the watchdog: only a step
-        # that got here is healthy. Keys and the redraw they cause fall in passes 5 ms apart, so
-        # a pass stays short and the garbage of judging a shot can go before the render makes
-        # its own (a 64 KB heap holds one or the other, not both).
+        # Poll the keys at now (ticks_ms) and drain every queued event into the controller. A
+        # pass with no key renders the controller's screen if its version moved, and the next
+        # such pass shows it. Then feed the watchdog: only a step that got here is healthy.
+        # Judging a shot, rendering its screen and sending it fall in passes 5 ms apart: each
+        # pass stays short, and its garbage can go before the next makes its own (a 64 KB heap
+        # holds one pass's garbage, not three).
         inp = self.hw.input
         ctl = self.ctl
         ev = inp.poll(now)
         if ev is None:
-            self.draw()
+            if self.frame is not None:
+                self._show()
+            else:
+                self._render()
         while ev is not None:
             ctl.key(ev[0], ev[1])
+            self.frame = None  # a newer screen is coming
             ev = inp.get()
         wdt = self.hw.wdt
         if wdt is not None:
             wdt.feed()
 
     def draw(self, force=False):
-        # Render and show the controller's model if its version moved since the last draw.
+        # Render and show the controller's screen now if its version moved (or force).
+        if self._render(force):
+            self._show()
+            return True
+        return False
+
+    def _render(self, force=False):
         v = self.ctl.version
         if v == self.drawn and not force:
             return False
-        show(self.hw.display, views.render(self.ctl.model(), self.kind))
+        self.frame = views.render(self.ctl.model(), self.kind)
         self.drawn = v
-        self.draws += 1
         return True
+
+    def _show(self):
+        show(self.hw.display, self.frame)
+        self.frame = None
+        self.draws += 1
 
 
 def show(display, rendered):

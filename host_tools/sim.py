@@ -73,7 +73,7 @@ class Sim(FakeBoard):
         self.names = tuple(KEYPAD) if layout == "keypad" else BUTTONS
         self.runner = Runner(self.hw, lang=lang, game=game, log=False)
         self.errors = []  # names of app errors seen
-        self.tick(STEP_MS)
+        self.tick(2 * STEP_MS)  # two loop passes: the first screen is rendered, then sent
 
     # -- time and keys
     def tick(self, ms):
