@@ -65,20 +65,11 @@ class App:
         if wdt is not None:
             wdt.feed()
 
-    def draw(self, force=False):
-        # Render and show the controller's screen now if its version moved (or force).
-        if self._render(force):
-            self._show()
-            return True
-        return False
-
-    def _render(self, force=False):
+    def _render(self):
         v = self.ctl.version
-        if v == self.drawn and not force:
-            return False
-        self.frame = views.render(self.ctl.model(), self.kind)
-        self.drawn = v
-        return True
+        if v != self.drawn:
+            self.frame = views.render(self.ctl.model(), self.kind)
+            self.drawn = v
 
     def _show(self):
         show(self.hw.display, self.frame)
