@@ -12,7 +12,6 @@ KEYS = "8 6 6 8 4 4 4 4 4 8 4 4 4 4 4 8 8 8 5 2 B A 3 5 A B 0 C * C".split()
 
 
 def _steps():
-    # Each yield returns to the top level, where the VM collects garbage.
     base = alloc()
     for m in CORE:
         __import__(m)
@@ -68,4 +67,5 @@ def _steps():
           % (per_key, render))
 
 
-_mp_steps = _steps()
+for _ in _steps():
+    gc.collect()  # between the figures, so that each one starts clean

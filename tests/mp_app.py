@@ -12,7 +12,6 @@
 import json
 import sys
 
-ENTRY = "from tests.mp_app import main\n_mp_steps = main()"
 KEYMAP = "123A456B789C*0#D"
 BUTTONS = ("P1", "P2", "FOUL", "UNDO", "MISS", "OK")
 _HEX = b"0123456789abcdef"
@@ -183,7 +182,7 @@ class Board:
 def main():
     # ARGV: MODULES KIND LAYOUT LANG GAME ERROR_MS CMD ...; MODULES, comma-separated, are
     # imported one per step (the test VM collects garbage only between steps).
-    import mp_argv  # pyright: ignore[reportMissingImports]  (written by mp_node.mjs)
+    import mp_argv  # pyright: ignore[reportMissingImports]  (written by host_tools/mpy.py)
 
     args = mp_argv.ARGV[1:]
     for m in args[0].split(","):
@@ -196,3 +195,8 @@ def main():
     import micropython
 
     micropython.qstr_info()  # type: ignore  # "qstr pool: ..., n_qstr=N, ...": names interned
+
+
+if __name__ == "__main__":
+    for _ in main():
+        pass

@@ -28,22 +28,19 @@ def replay(path):
     return out
 
 
-def steps(paths):
-    # One file a step (under host_tools/mp_node.mjs the VM collects garbage between steps).
+def main(paths):
     for p in paths:
         for line in replay(p):
             print(line)
-        yield
 
 
 def _argv():
-    if getattr(sys, "argv", None):
+    try:
+        import mp_argv  # pyright: ignore[reportMissingImports]  (written by host_tools/mpy.py)
+    except ImportError:
         return sys.argv[1:]
-    import mp_argv  # pyright: ignore[reportMissingImports]  (written by mp_node.mjs)
     return mp_argv.ARGV[1:]
 
 
-_mp_steps = steps(_argv())
-if not globals().get("_mp_stepper"):
-    for _ in _mp_steps:
-        pass
+if __name__ == "__main__":
+    main(_argv())

@@ -3,16 +3,16 @@
 #                              or:  python -m tests.mp_runner test_smoke [test_other ...]
 # Prints "PASS module.test" / "FAIL module.test: Error: message" (plus a traceback) per test,
 # then "mp_runner: N passed, N failed"; exits 1 if anything failed or nothing ran.
-# Under host_tools/mp_node.mjs it runs in steps (one test per top-level call, so the VM
-# collects garbage between tests); a module may offer `steps_NAME()`, a generator that does
-# the work of `test_NAME` in small steps, which the runner then uses instead.
+# A module may offer `steps_NAME()`, a generator that does the work of `test_NAME` in steps,
+# which the runner then drains instead.
 import sys
 
 
 def _argv():
-    if getattr(sys, "argv", None):
+    try:
+        import mp_argv  # pyright: ignore[reportMissingImports]  (written by host_tools/mpy.py)
+    except ImportError:
         return sys.argv[1:]
-    import mp_argv  # pyright: ignore[reportMissingImports]  (written by mp_node.mjs)
     return mp_argv.ARGV[1:]
 
 
@@ -78,13 +78,6 @@ def summary(counts):
     return 1 if counts[1] or not counts[0] else 0
 
 
-def _stepped(names):
-    counts = [0, 0]  # passed, failed
-    for _ in steps(names, counts):
-        yield
-    sys.exit(summary(counts))
-
-
 def main(names):
     counts = [0, 0]
     for _ in steps(names, counts):
@@ -93,8 +86,4 @@ def main(names):
 
 
 if __name__ == "__main__":
-    _names = [a[:-3] if a.endswith(".py") else a for a in _argv()]
-    if globals().get("_mp_stepper"):
-        _mp_steps = _stepped(_names)     # host_tools/mp_node.mjs drives it
-    else:
-        sys.exit(main(_names))
+    sys.exit(main([a[:-3] if a.endswith(".py") else a for a in _argv()]))

@@ -28,7 +28,7 @@ def _check(res, report_heap=True):
     assert res.returncode == 0, report
     assert re.search(r"^mp_runner: [1-9]\d* passed, 0 failed$", res.stdout, re.M), report
     if report_heap:
-        assert res.fits, f"needed a {res.heap}-byte heap, more than {res.limit}\n{report}"
+        assert res.fits, f"ran out of its {res.limit}-byte heap\n{report}"
 
 
 def test_some_modules_are_marked_for_micropython():
@@ -38,10 +38,7 @@ def test_some_modules_are_marked_for_micropython():
 @pytest.mark.parametrize("module", mp_modules())
 def test_module_under_micropython(module):
     """Each module passes under MicroPython, and never needs more than HEAP (64 KB)."""
-    res = mpy.run_module("tests.mp_runner", [module], heap=HEAP)
-    _check(res)
-    print("%s: heap peak %d bytes, live peak %d bytes, in use peak %d bytes"
-          % (module, res.heap, res.live, res.used))
+    _check(mpy.run_module("tests.mp_runner", [module], heap=HEAP))
 
 
 def test_runner_under_cpython():
@@ -60,17 +57,18 @@ def test_every_scenario_prints_the_same_state_under_both():
     mp = mpy.run_module("tests.mp_replay", files, heap=HEAP)
     assert mp.returncode == 0, mp.stderr
     assert mp.stdout.splitlines() == cp.stdout.splitlines()
-    assert mp.fits, mp.heap
+    assert mp.fits, mp.stderr
 
 
 def test_heap_overflow_is_detected():
-    """A run that needs more than its heap is reported as not fitting (a board would fail)."""
-    probe = "import gc\nb = bytearray(%d)\nprint(len(b))"
+    """The heap is a hard limit, as on a board: more than it holds is a MemoryError."""
+    probe = "b = bytearray(%d)\nprint(len(b))"
     small = mpy.run(probe % (100 * 1024), heap="64K")
-    assert small.returncode == 0 and small.stdout.strip() == str(100 * 1024)
-    assert not small.fits and small.heap > 64 * 1024
+    assert small.returncode != 0 and small.memory_error and not small.fits
     ok = mpy.run(probe % (10 * 1024), heap="64K")
-    assert ok.fits and ok.heap <= 64 * 1024
+    assert ok.fits and ok.stdout.strip() == str(10 * 1024)
+    assert mpy.smallest_heap(lambda h: mpy.run(probe % (20 * 1024), heap=h)) in range(
+        20 * 1024, 24 * 1024 + 1)
 
 
 def test_firmware_runs_from_mpy_files():
@@ -88,23 +86,19 @@ def work():
         rows.append({"k": "v%d" % i, "l": [i, str(i) * 3]})
         if i % 7 == 0:
             rows = rows[-20:]
-            gc.collect()
-            yield               # under mp_node: back to the top level, where it collects
     print(sum(r["l"][0] for r in rows), "".join(r["k"] for r in rows[-3:]))
 
 
-_mp_steps = work()
-if not globals().get("_mp_stepper"):
-    for _ in _mp_steps:
-        pass
+work()
 """
 
 
 def test_gc_under_pressure_matches_cpython(capsys):
-    """The VM's collector keeps live data intact under pressure, in a 64 KB and a 16 KB heap."""
+    """The VM's collector (inside calls, no gc.collect() asked) keeps live data intact under
+    pressure, in a 64 KB and a 16 KB heap."""
     exec(GC_STRESS, {})
     expected = capsys.readouterr().out
     for heap in ("64K", "16K"):
         res = mpy.run(GC_STRESS, heap=heap)
         assert (res.returncode, res.stdout, res.stderr) == (0, expected, ""), heap
-        assert res.fits, (heap, res.heap)
+        assert res.fits, (heap, res.stderr)
