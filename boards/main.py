@@ -29,8 +29,10 @@ def main():
     mod, prof = profile()
     hw = mod.build(prof)
     from firmware import app
+    from firmware.store import Store
 
-    app.run(hw, time.ticks_ms, time.sleep_ms, game=prof.get("game", "14.1"))
+    # The match is kept on the board's flash (littlefs) and resumed after a power cut.
+    app.run(hw, time.ticks_ms, time.sleep_ms, game=prof.get("game", "14.1"), store=Store(""))
 
 
 main()

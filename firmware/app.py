@@ -5,6 +5,7 @@ import gc
 import sys
 
 from firmware import views
+from firmware.lang import _text as lang_text
 from firmware.keys import ticks_diff
 from firmware.ui import Controller
 
@@ -55,12 +56,15 @@ class App:
         if ev is None:
             if self.frame is not None:
                 self._show()
+                gc.collect()
             else:
                 self._render()
         while ev is not None:
             ctl.key(ev[0], ev[1])
             self.frame = None  # a newer screen is coming
             ev = inp.get()
+            if ev is None:
+                gc.collect()
         wdt = self.hw.wdt
         if wdt is not None:
             wdt.feed()
@@ -99,29 +103,45 @@ def error_screen(kind, name, lang="en"):
     return [s[:cols] for s in lines]
 
 
-def new_controller(layout, lang="en", game="14.1", log=None):
-    # A controller; with log (a match.Log of accepted events) it takes that match over.
-    ctl = Controller(layout, lang, game)
+def new_controller(layout, lang="en", game="14.1", log=None, store=None):
+    # A controller; with log (a match.Log or journal.Journal of accepted events) it takes that
+    # match over. With a store (boot): its settings, and the match on flash, resumed.
+    ctl = Controller(layout, lang, game, store)
+    if store is not None and log is None:
+        cfg, problem = store.load_settings()
+        for k in ctl.cfg:
+            if k in cfg:
+                ctl.cfg[k] = cfg[k]
+        ctl.lang = cfg["lang"]
+        log = store.resume()
+        if problem:
+            ctl.msg = ["bad_settings", problem]
     if log is not None and len(log):
         ctl.restore(log)
+        if store is not None:
+            lost = getattr(log, "lost", 0)
+            ctl.msg = ["resumed_lost", lost] if lost else ["resumed", len(log)]
     return ctl
 
 
 class Runner:
     # Runs an App and survives its errors: tick(now) steps it; an exception shows the error
-    # screen, and error_ms later a new controller takes over the failed one's match log (in
-    # memory until a journal exists; rebuilt from its latest snapshot), so the match goes on. A
+    # screen, and error_ms later a new controller takes over the failed one's match log (a
+    # journal is read back from flash; rebuilt from its latest snapshot), so the match goes on. A
     # failure right after a restart drops the newest event too (it may be what breaks), one more
     # for each failure in a row; the watchdog, fed only by healthy steps, resets the board if
     # none comes for its timeout.
-    def __init__(self, hw, ctl=None, lang=None, game="14.1", error_ms=_ERROR_MS, log=True):
+    def __init__(self, hw, ctl=None, lang=None, game="14.1", error_ms=_ERROR_MS, log=True,
+                 store=None):
         self.hw = hw
         self.lang = lang or hw.lang
         self.game = game
         self.error_ms = error_ms
         self.log = log
+        self.store = store
+        lang_text(self.lang)  # the texts in one piece (about 3 KB) while the heap is still whole
         if ctl is None:
-            ctl = new_controller(hw.layout, self.lang, game)
+            ctl = new_controller(hw.layout, self.lang, game, store=store)
         self.app = App(hw, ctl)
         self.restarts = 0  # soft restarts so far
         self.failures = 0  # failures since the last healthy step
@@ -181,14 +201,19 @@ class Runner:
             pass
 
     def restart(self):
-        # A new controller on the kept log, less the newest events after repeated failures.
+        # A new controller on the kept log, read back from flash if it is a journal, less the
+        # newest events after repeated failures.
         log = self._log
-        while log is not None and len(log) and self.dropped < self.failures - 1:
-            log.pop()
-            self.dropped += 1
         gc.collect()
         try:
-            ctl = new_controller(self.hw.layout, self.lang, self.game, log=log)
+            reopen = getattr(log, "open", None)
+            if reopen is not None:
+                reopen()
+            while log is not None and len(log) > 1 and self.dropped < self.failures - 1:
+                log.pop()
+                self.dropped += 1
+            ctl = new_controller(self.hw.layout, self.lang, self.game, log=log,
+                                 store=self.store)
         except Exception as e:  # noqa: BLE001 - the events themselves fail: fail again, drop more
             self.fail(e, self.t_error)
             return
@@ -201,9 +226,11 @@ class Runner:
         self.app = app
 
 
-def run(hw, ticks_ms, sleep_ms, lang=None, game="14.1", period_ms=_PERIOD_MS, ticks=0):
-    # The board's main loop (never returns unless ticks > 0: then after that many passes, for tests).
-    r = Runner(hw, lang=lang, game=game)
+def run(hw, ticks_ms, sleep_ms, lang=None, game="14.1", period_ms=_PERIOD_MS, ticks=0,
+        store=None):
+    # The board's main loop (never returns unless ticks > 0: then after that many passes, for
+    # tests). store: a firmware.store.Store, where the match is kept and resumed from.
+    r = Runner(hw, lang=lang, game=game, store=store)
     n = 0
     while True:
         r.tick(ticks_ms())

@@ -48,6 +48,9 @@ T = (
     "\nm_started\tMatch started"
     "\nm_undone\tUndone"
     "\nm_nothing\tNothing to undo"
+    "\nm_resumed\tResumed: {} events"
+    "\nm_resumed_lost\tResumed, {} lost"
+    "\nm_bad_settings\tBad setting: {}"
     "\nrefused\tRefused {}"
     # ---- refusals (firmware.refusals.MESSAGES keys)
     "\nr_match_on\tMatch in progress"
@@ -69,6 +72,7 @@ T = (
     "\nr_made_call\tCalled {} not in"
     "\nr_unknown_foul\t{}: no such foul here"
     "\nr_nothing\tNothing to undo"
+    "\nr_journal\tJournal damaged"
     # ---- notes (what the last event did)
     "\nfoul_n\tFoul {}"
     "\npen\t-{} pt"

@@ -48,6 +48,9 @@ T = (
     "\nm_started\tMaç başladı"
     "\nm_undone\tGeri alındı"
     "\nm_nothing\tGeri alınacak yok"
+    "\nm_resumed\tDevam: {} olay"
+    "\nm_resumed_lost\tDevam, {} kayıp"
+    "\nm_bad_settings\tHatalı ayar: {}"
     "\nrefused\tOlmaz! {}"
     # ---- refusals (firmware.refusals.MESSAGES keys)
     "\nr_match_on\tMaç sürüyor"
@@ -69,6 +72,7 @@ T = (
     "\nr_made_call\tDeklare {} girmedi"
     "\nr_unknown_foul\t{}: burada faul değil"
     "\nr_nothing\tGeri alınacak yok"
+    "\nr_journal\tKayıt bozuk"
     # ---- notes (what the last event did)
     "\nfoul_n\tFaul {}"
     "\npen\t-{} puan"

@@ -18,8 +18,8 @@ def _dumps(v):
 
 class Log:
     """Accepted events and state snapshots as compact JSON text, kept in RAM: about 120 bytes an
-    event, a snapshot (every 16 events) included. A journal on flash can take its place (same
-    methods)."""
+    event, a snapshot (every 16 events) included. On a board firmware.journal.Journal takes its
+    place (same methods), keeping on flash all but the latest snapshot and the events after it."""
 
     def __init__(self):
         self.lines = []      # one JSON line per accepted event, undos taken out
@@ -51,7 +51,7 @@ class Log:
 class Match:
     def __init__(self, log=None):
         self.s = None        # type: dict | None  # rules state, None before the new event
-        self.log = log or Log()
+        self.log = Log() if log is None else log
 
     @property
     def events(self):
@@ -83,7 +83,10 @@ class Match:
         """Take back the last accepted event (DESIGN.md); the new event itself stays."""
         if len(self.log) < 2:
             raise rules.Refused("A11", "nothing")
-        self.log.pop()
+        try:
+            self.log.pop()
+        except ValueError:  # journal.Damaged: a record it needs is unreadable; nothing changed
+            raise rules.Refused("A11", "journal")
         self.rebuild()
 
     def rebuild(self):

@@ -20,4 +20,5 @@ MESSAGES = {
     "made_call": "the called ball {} was not pocketed",
     "unknown_foul": "{} is not a foul the referee can call here",
     "nothing": "nothing to undo",
+    "journal": "the journal on flash is damaged before this point: no undo further back",
 }

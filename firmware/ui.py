@@ -8,9 +8,10 @@ _LABEL_MENU_KEYS = (("2", "up"), ("8", "down"), ("6", "next"), ("5", "ok"), ("D"
 
 
 class Controller:
-    def __init__(self, layout="keypad", lang="en", game="14.1"):
+    def __init__(self, layout="keypad", lang="en", game="14.1", store=None):
         self.layout = layout
         self.lang = lang
+        self.store = store  # firmware.store.Store: the match goes to its journal (or None: RAM)
         self.match = Match()
         self.version = 0
         self.mode = "setup"
@@ -148,6 +149,7 @@ class Controller:
             return self._list_key(long, k)
         if m == "lag":
             if k in ("D", "UNDO"):         # back to the settings
+                self._close()
                 self.match = Match()
                 self.mode = "setup"
                 return
@@ -519,7 +521,10 @@ class Controller:
                 self.confirm = "newmatch"
                 return
             v = self.version
-            self.__init__(self.layout, self.lang, self.cfg["game"])
+            cfg = self.cfg
+            self._close()
+            self.__init__(self.layout, self.lang, cfg["game"], self.store)
+            self.cfg = cfg
             self.version = v
             return
         if act == "push":
@@ -533,10 +538,21 @@ class Controller:
 
     def _start(self):
         ev = _setup().new_event(self.cfg)
-        self.match = Match()
+        st = self.store
+        self.match = Match(None if st is None else st.fresh())
         if self._send(ev):
             self.msg = ["started"]
             unload("setup")  # its code is not needed until the next new match
+            if st is not None:
+                c = dict(self.cfg)
+                c["lang"] = self.lang
+                st.save_settings(c)
+
+    def _close(self):
+        # Let go of the match's journal file (a new match or the settings screen comes).
+        close = getattr(self.match.log, "close", None)
+        if close is not None:
+            close()
 
 
 def _setup():

@@ -1,0 +1,341 @@
+# The match journal on flash: each accepted event and undo appended as one checked record.
+# A match.Log for firmware.match.Match (same methods) that keeps in RAM only the latest snapshot
+# and the events after it (fewer than 16), whatever the length of the match.
+#
+# On flash, in the folder `root` (littlefs on a board):
+#   e<n>/<m>   records seq 256n + 4m .. +3, one line each:  "SEQ DEPTH KIND PAYLOAD CRC\n"
+#              KIND "e" (PAYLOAD: the event's JSON) or "u" (an undo, PAYLOAD "-"); DEPTH is the
+#              number of accepted events after it; CRC the CRC-32 of the line before " CRC".
+#              Four records a file keep each file under littlefs's inline size (512 bytes on a
+#              Pico), so an append commits into the folder's metadata instead of copying a
+#              4 KB data block; 64 files a folder keep the folders small.
+#   s<n>/<m>   the snapshot of window w = 64n + m: "SEQ DEPTH STATE CRC" with DEPTH = 16w, STATE
+#              the rules state after those events, SEQ the record that brought the match there.
+#              Written to a temporary name, then renamed over the old one (atomic on littlefs).
+# The record of what happened is never rewritten: an undo is a record of its own. A snapshot is
+# valid while no later record went below its depth; recovery checks that, so a power cut between
+# an event and its snapshot costs at most 16 more replays once.
+import json
+import os
+
+try:
+    from binascii import crc32
+except ImportError:  # a port built without it
+    crc32 = None
+
+try:
+    from micropython import const
+except ImportError:
+    const = lambda x: x  # noqa: E731
+
+_K = const(16)  # a snapshot every _K events of depth (match._K)
+_R = const(4)  # records a file
+_F = const(64)  # files a folder
+
+
+class Damaged(ValueError):
+    # A record that should be good is not (a flipped bit, a missing file): where, and what.
+    pass
+
+
+def _crc(b):
+    if crc32 is not None:
+        return crc32(b) & 0xFFFFFFFF
+    c = 0xFFFFFFFF
+    for x in b:
+        c ^= x
+        for _ in range(8):
+            c = (c >> 1) ^ (0xEDB88320 & -(c & 1))
+    return c ^ 0xFFFFFFFF
+
+
+def _line(body):
+    return "%s %08x\n" % (body, _crc(body.encode()))
+
+
+def _check(line):
+    # The body of a stored line (bytes "SEQ DEPTH ... CRC\n") as str without " CRC\n", or None
+    # if it is torn or bad.
+    if len(line) < 11 or line[-1] != 10 or line[-10] != 32:
+        return None
+    body = line[:-10]
+    try:
+        if int(line[-9:-1].decode(), 16) != _crc(body):
+            return None
+        return body.decode()
+    except (ValueError, UnicodeError):
+        return None
+
+
+def parse(data, first):
+    # The good records of one file's bytes, (seq, depth, kind, payload) each, from seq `first`,
+    # and how many bytes they take: reading stops at the first bad one.
+    out = []
+    pos = 0
+    n = len(data)
+    while pos < n:
+        j = data.find(b"\n", pos)
+        if j < 0:
+            break
+        body = _check(data[pos:j + 1])
+        if body is None:
+            break
+        parts = body.split(" ", 3)
+        try:
+            rec = (int(parts[0]), int(parts[1]), parts[2], parts[3])
+        except (ValueError, IndexError):
+            break
+        if rec[0] != first + len(out) or rec[2] not in ("e", "u"):
+            break
+        out.append(rec)
+        pos = j + 1
+    return out, pos
+
+
+def _read(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def _mkdir(path):
+    try:
+        os.mkdir(path)
+    except OSError:
+        pass  # there already
+
+
+def _create(path, mode):
+    # open(path, mode), making its folder first if it is not there yet.
+    try:
+        return open(path, mode)
+    except OSError:
+        _mkdir(path[:path.rfind("/")])
+        return open(path, mode)
+
+
+def _ints(names, prefix):
+    # The numbers n of the names prefix + str(n), ignoring any other name.
+    out = []
+    for name in names:
+        if name.startswith(prefix) and name[len(prefix):].isdigit():
+            out.append(int(name[len(prefix):]))
+    return out
+
+
+class Journal:
+    """The match's accepted events on flash (see the header). Raises Damaged where a record
+    it needs is unreadable; `lost` counts the records cut off the end when it was opened."""
+
+    def __init__(self, root):
+        self.root = root
+        self.head = -1  # seq of the last record, -1: none
+        self.depth = 0  # accepted events (undos taken out)
+        self.bw = 0  # the window of the snapshot in RAM: its state is after 16 * bw events
+        self.snap = None  # that state as JSON text (None: before the new event)
+        self.lines = []  # JSON of the events after it
+        self.lost = 0  # records (or torn pieces) cut off the end at open()
+        self.moved = []  # files moved aside at open() (they are kept, never deleted)
+        self._f = None  # the file being appended to, open
+        _mkdir(root)
+
+    # ------------------------------------------------------------ match.Log's methods
+
+    def __len__(self):
+        return self.depth
+
+    def append(self, ev, state):
+        line = json.dumps(ev, separators=(",", ":"))
+        self._write(self.depth + 1, "e", line)
+        self.depth += 1
+        self.lines.append(line)
+        if self.depth % _K == 0:
+            self._snapped(state)
+
+    def pop(self):
+        d = self.depth - 1
+        if d < 0:
+            raise IndexError("journal: nothing to undo")
+        base = None
+        if d < self.bw * _K:
+            base = self._find(d)  # read before anything is written: Damaged changes nothing
+        self._write(d, "u", "-")
+        self.depth = d
+        if base is None:
+            self.lines.pop()
+        else:
+            self.bw, self.snap, self.lines = base
+
+    def event(self, i):
+        j = i - self.bw * _K
+        if j < 0:
+            raise IndexError("journal: event %d is on flash only" % i)
+        return json.loads(self.lines[j])
+
+    def base(self):
+        return (None if self.snap is None else json.loads(self.snap)), self.bw * _K
+
+    def _snapped(self, state):
+        # The state after a multiple of 16 events, the newest: written as that window's
+        # snapshot, which becomes the base in RAM.
+        w = self.depth // _K
+        text = json.dumps(state, separators=(",", ":"))
+        path = "%s/s%d/%d" % (self.root, w // _F, w % _F)
+        f = _create(path + ".new", "w")
+        f.write(_line("%d %d %s" % (self.head, self.depth, text)))
+        f.close()
+        os.rename(path + ".new", path)
+        self.bw = w
+        self.snap = text
+        self.lines = []
+
+    # ------------------------------------------------------------ writing
+
+    def _write(self, depth, kind, payload):
+        seq = self.head + 1
+        f = self._f
+        if f is None or seq % _R == 0:
+            if f is not None:
+                f.close()
+                self._f = None
+            f = self._f = _create(self._path(seq), "a")
+        f.write(_line("%d %d %s %s" % (seq, depth, kind, payload)))
+        f.flush()  # committed before the display confirms it
+        self.head = seq
+
+    def close(self):
+        if self._f is not None:
+            self._f.close()
+            self._f = None
+
+    # ------------------------------------------------------------ reading back
+
+    def _path(self, seq):
+        return "%s/e%d/%d" % (self.root, seq // (_R * _F), seq // _R % _F)
+
+    def records(self, start, stop):
+        """The records with seq start .. stop - 1, in order (Damaged if one is unreadable)."""
+        seq = start
+        while seq < stop:
+            first = seq - seq % _R
+            text = _read(self._path(seq))
+            recs = parse(text, first)[0] if text else []
+            for r in recs[seq - first:]:
+                if seq >= stop:
+                    return
+                yield r
+                seq += 1
+            if seq < stop and len(recs) < _R:
+                raise Damaged("journal: record %d is unreadable (%s)" % (seq, self._path(seq)))
+
+    def _snapshot(self, w):
+        # (seq, state JSON) of window w's snapshot on flash, or None if missing or bad.
+        if w == 0:
+            return -1, None
+        text = _read("%s/s%d/%d" % (self.root, w // _F, w % _F))
+        body = _check(text) if text else None
+        if body is None:
+            return None
+        parts = body.split(" ", 2)
+        try:
+            if int(parts[1]) != w * _K:
+                return None
+            return int(parts[0]), parts[2]
+        except (ValueError, IndexError):
+            return None
+
+    def _window(self, w, depth):
+        # (w, snapshot JSON, event lines) for `depth` events from window w's snapshot, or None
+        # if it is missing or stale (a later record went below it).
+        got = self._snapshot(w)
+        if got is None:
+            return None
+        seq, snap = got
+        low = w * _K
+        lines = []
+        for _, d, kind, payload in self.records(seq + 1, self.head + 1):
+            if d < low or kind == "e" and d == low:
+                return None
+            if kind == "e":
+                del lines[d - 1 - low:]
+                lines.append(payload)
+            else:
+                del lines[d - low:]
+        del lines[depth - low:]
+        if len(lines) != depth - low:
+            raise Damaged("journal: events %d-%d are missing" % (low + len(lines), depth - 1))
+        return w, snap, lines
+
+    def _find(self, depth):
+        w = depth // _K
+        while True:
+            got = self._window(w, depth)
+            if got is not None:
+                return got
+            w -= 1
+
+    # ------------------------------------------------------------ recovery
+
+    def open(self):
+        """Find the last good record on flash and rebuild the base in RAM; returns self. A
+        torn or corrupted end is cut at the last good record (`lost` says how many lines went,
+        the cut file's old copy is moved aside as NAME.bad); stray temporary files go."""
+        self.close()
+        root = self.root
+        names = os.listdir(root)
+        for n in _ints(names, "s"):  # a snapshot half written never replaced the old one
+            for name in os.listdir("%s/s%d" % (root, n)):
+                if name.endswith(".new"):
+                    os.remove("%s/s%d/%s" % (root, n, name))
+        self.head = -1
+        self.depth = 0
+        for n in sorted(_ints(names, "e"), reverse=True):
+            d = "%s/e%d" % (root, n)
+            for name in os.listdir(d):  # a cut stopped half-way (see _cut): finish or drop it
+                if name.endswith(".tmp"):
+                    if _exists(d + "/" + name[:-4]):
+                        os.remove(d + "/" + name)
+                    else:
+                        os.rename(d + "/" + name, d + "/" + name[:-4])
+            files = sorted(_ints(os.listdir(d), ""), reverse=True)
+            for m in files:
+                first = (n * _F + m) * _R
+                path = "%s/e%d/%d" % (root, n, m)
+                text = _read(path) or b""
+                recs, used = parse(text, first)
+                if used < len(text):
+                    self._cut(path, text, used)
+                if recs:
+                    self.head = recs[-1][0]
+                    self.depth = recs[-1][1]
+                    break
+            if self.head >= 0:
+                break
+        self.bw, self.snap, self.lines = self._find(self.depth)
+        return self
+
+    def _cut(self, path, text, used):
+        # Keep the good records of path: its whole text moved aside, the good part written anew.
+        self.lost += max(1, text.count(b"\n", used))
+        bad = path + ".bad"
+        k = 1
+        while _exists(bad):
+            k += 1
+            bad = "%s.bad%d" % (path, k)
+        if used:
+            with open(path + ".tmp", "wb") as f:
+                f.write(text[:used])
+        os.rename(path, bad)
+        self.moved.append(bad)
+        if used:
+            os.rename(path + ".tmp", path)
+
+
+def _exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False

@@ -1,0 +1,170 @@
+# What the board keeps on flash: the current match's journal, the archive of finished ones, and
+# the settings, under one folder (the filesystem's root on a board).
+#   match/           the journal of the match being played (firmware/journal.py)
+#   hist/<n>/        archived matches, n counting up; at most _KEEP of them and _BYTES in all:
+#                    the oldest go first when a new match starts
+#   settings.json    players, game, target/race, options, language, brightness (validated)
+import json
+import os
+
+from firmware.journal import Journal, _exists, _ints, _mkdir
+
+try:
+    from micropython import const
+except ImportError:
+    const = lambda x: x  # noqa: E731
+
+_KEEP = const(20)  # archived matches kept at most
+_BYTES = const(393216)  # and at most this many bytes of them (384 KB; a Pico has 1.4 MB)
+
+# The settings and what each may be: (name, default, check) with check a tuple of the allowed
+# values, or an int bound (a whole number from 1 to it), or "name" (a player's name).
+SETTINGS = (("game", "14.1", ("14.1", "8ball", "9ball")), ("p1", "P1", "name"),
+            ("p2", "P2", "name"), ("t1", 100, 1000), ("t2", 100, 1000), ("r1", 5, 99),
+            ("r2", 5, 99), ("break", None, (None, "alternate", "winner", "loser")),
+            ("three", True, (True, False)), ("nine", "win", ("win", "spot")),
+            ("lang", "en", ("en", "tr")), ("bright", 8, 15))
+
+
+def defaults():
+    return {k: v for k, v, _ in SETTINGS}
+
+
+def _bad(key, value, check):
+    # Why value can't be setting key, or None if it can.
+    if check == "name":
+        ok = isinstance(value, str) and 0 < len(value) <= 12
+    elif isinstance(check, int):
+        ok = isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= check
+    else:
+        ok = any(value is c or type(value) is type(c) and value == c for c in check)
+    return None if ok else key
+
+
+def validate(data):
+    """(settings, problem): the settings in data with defaults for what is missing; problem
+    names the first bad value (then that one has its default) or is None."""
+    out = defaults()
+    if not isinstance(data, dict):
+        return out, "settings"
+    problem = None
+    for key, _, check in SETTINGS:
+        if key in data:
+            why = _bad(key, data[key], check)
+            if why is None:
+                out[key] = data[key]
+            elif problem is None:
+                problem = why
+    if out["p1"] == out["p2"]:
+        out["p1"], out["p2"] = "P1", "P2"
+        problem = problem or "p2"
+    return out, problem
+
+
+def tree_bytes(path):
+    """Bytes of the files under path (a folder or a file)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return 0
+    if not st[0] & 0x4000:
+        return st[6]
+    n = 0
+    for name in os.listdir(path):
+        n += tree_bytes(path + "/" + name)
+    return n
+
+
+def remove_tree(path):
+    try:
+        st = os.stat(path)
+    except OSError:
+        return
+    if st[0] & 0x4000:
+        for name in os.listdir(path):
+            remove_tree(path + "/" + name)
+        os.rmdir(path)
+    else:
+        os.remove(path)
+
+
+class Store:
+    def __init__(self, root=""):
+        self.root = root
+        self.cur = root + "/match" if root else "match"
+        self.hist = root + "/hist" if root else "hist"
+        self.settings_path = root + "/settings.json" if root else "settings.json"
+
+    # ------------------------------------------------------------ the match
+
+    def resume(self):
+        """The journal of the match being played (opened: recovered to its last good record),
+        or None on a blank filesystem or an empty journal."""
+        if not _exists(self.cur):
+            return None
+        j = Journal(self.cur).open()
+        if j.head < 0 and not j.moved:
+            j.close()
+            return None
+        return j
+
+    def fresh(self, old=None):
+        """An empty journal for a new match. The one there goes to the archive if it holds more
+        than the new event (else it is dropped); old: its Journal object, if open."""
+        if old is not None:
+            old.close()
+        if _exists(self.cur):
+            j = old if old is not None else Journal(self.cur).open()
+            j.close()
+            if j.head >= 1 or j.moved:
+                self.archive()
+            else:
+                remove_tree(self.cur)
+        return Journal(self.cur)
+
+    def archive(self):
+        # match/ becomes hist/<n> (a rename: atomic), then the oldest go past the bounds.
+        _mkdir(self.hist)
+        nums = self.archived()
+        n = nums[-1] + 1 if nums else 1
+        os.rename(self.cur, "%s/%d" % (self.hist, n))
+        self.prune()
+
+    def archived(self):
+        """The numbers of the archived matches, oldest first."""
+        try:
+            return sorted(_ints(os.listdir(self.hist), ""))
+        except OSError:
+            return []
+
+    def prune(self):
+        nums = self.archived()
+        sizes = [tree_bytes("%s/%d" % (self.hist, n)) for n in nums]
+        total = sum(sizes)
+        i = 0
+        while i < len(nums) - 1 and (len(nums) - i > _KEEP or total > _BYTES):
+            remove_tree("%s/%d" % (self.hist, nums[i]))
+            total -= sizes[i]
+            i += 1
+
+    # ------------------------------------------------------------ settings
+
+    def load_settings(self):
+        """(settings, problem): problem is None, or names what was wrong (then defaults)."""
+        try:
+            with open(self.settings_path) as f:
+                data = json.loads(f.read())
+        except OSError:
+            return defaults(), None  # none yet
+        except ValueError:
+            return defaults(), "settings"
+        return validate(data)
+
+    def save_settings(self, settings):
+        # Written whole to a new name, then renamed over the old file (atomic on littlefs).
+        data = {}
+        for key, _, _ in SETTINGS:
+            data[key] = settings.get(key)
+        with open(self.settings_path + ".new", "w") as f:
+            f.write(json.dumps(data))
+        os.rename(self.settings_path + ".new", self.settings_path)
