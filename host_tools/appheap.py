@@ -7,7 +7,7 @@ import json
 from host_tools import mpy
 from host_tools.fakehw import decoder, screen_text
 
-HEAP = "72K"  # what the whole app needs today on the board-like VM (the budget is 64K: README)
+HEAP = "80K"  # the whole app needs 66-76 KB today on the board-like VM (the budget is 64K: README)
 
 
 # The app's modules and each kind's, which mp_app imports one per step before it builds the

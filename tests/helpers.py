@@ -155,3 +155,66 @@ def foul_bih_table(m, shooter, n=1):
     assert st["shooter"] == 1 - shooter
     assert st["bih"] == "table"
     assert st["pending"] is None
+
+
+def long_141(n, seed=1, undo_every=0, log=None):
+    """A legal 14.1 match of n accepted events (made balls, misses, safeties, fouls, and an undo
+    every undo_every events), event dicts made one at a time. Deterministic (a small LCG: no
+    random module on MicroPython); each event is judged by the rules core as it is made, on a
+    Match kept on log (a journal where the heap is small) or in RAM."""
+    m = Match(log)
+    made = {"t": "shot", "first": 1, "pots": [1], "call": 1, "made": True, "rail": True}
+    kinds = (made, made, made, {"t": "shot", "first": 1, "rail": True},
+             {"t": "shot", "first": 1, "call": "safety", "rail": True},
+             {"t": "shot", "first": None}, {"t": "shot", "first": 1, "pots": [0], "rail": True})
+    x = seed
+    for ev in (new("14.1", target=[100000, 100000]), lag(0), break_141_ok()):
+        m.apply(ev, False)
+        yield ev
+    k = 3
+    while k < n:
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        if undo_every and k % undo_every == 0 and len(m.log) > 3:
+            ev = UNDO
+        else:
+            ev = kinds[(x >> 16) % len(kinds)]
+        try:
+            m.apply(ev, False)
+        except rules.Refused:
+            ev = kinds[3]  # a miss is always allowed in play
+            try:
+                m.apply(ev, False)
+            except rules.Refused:
+                ev = choose(m.state()["pending"]["options"][0])
+                m.apply(ev, False)
+        k += 1
+        yield ev
+
+
+ON_MP = __import__("sys").implementation.name == "micropython"
+
+
+def scratch(name):
+    """A new empty folder for files a test writes: a temporary one on CPython, one in the
+    run's own filesystem under MicroPython (each run has a fresh one)."""
+    try:
+        import tempfile
+    except ImportError:
+        import os
+
+        from firmware.store import remove_tree
+
+        path = "scratch_" + name
+        remove_tree(path)
+        os.mkdir(path)
+        return path
+    return tempfile.mkdtemp(prefix=name + "-")
+
+
+def flip(path, at, mask=0x01):
+    """Flip the bits of mask in the byte at `at` of a file (negative: from the end)."""
+    with open(path, "rb") as f:
+        data = bytearray(f.read())
+    data[at] ^= mask
+    with open(path, "wb") as f:
+        f.write(data)

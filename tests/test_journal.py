@@ -1,0 +1,175 @@
+# mp: yes
+# The match journal on flash (firmware/journal.py) and the store (firmware/store.py): replay,
+# undo of any depth, resume, torn and corrupted records, settings, archive (issue 10).
+import json
+import os
+
+from firmware import rules
+from firmware.journal import Journal
+from firmware.match import Match
+from firmware.store import Store, validate
+from tests.helpers import ON_MP, UNDO, flip, long_141, scratch
+
+
+def _events(n, seed, undo_every=0):
+    # Under MicroPython the events are made on a journal of their own: a 64 KB heap can't
+    # hold a long match in RAM, which is the point of the journal.
+    log = Journal(scratch("gen%d" % seed) + "/m") if ON_MP else None
+    return long_141(n, seed, undo_every, log)
+
+
+def _pair(events, root):
+    # The same events on a journal and on a reference match (in RAM under CPython, on a second
+    # journal under MicroPython); yields after each accepted event.
+    j = Match(Journal(root))
+    r = Match(Journal(root + "ref")) if ON_MP else Match()
+    for ev in events:
+        try:
+            r.apply(ev, False)
+        except rules.Refused:
+            continue
+        j.apply(ev, False)
+        yield j, r
+
+
+def _reopened(root):
+    m = Match(Journal(root).open())
+    m.rebuild()
+    return m
+
+
+def test_journal_replays_like_ram_and_resumes_anywhere():
+    root = scratch("replay") + "/m"
+    n = 0
+    for j, r in _pair(_events(400, seed=3, undo_every=13), root):
+        assert j.state() == r.state(), n
+        # RAM holds the latest snapshot and fewer than 16 events after it (issue 10, item 2)
+        assert len(j.log.lines) < 16 and len(j.log) == len(r.log)
+        if n % 31 == 0:
+            assert _reopened(root).state() == r.state(), n
+        n += 1
+    assert n >= 380
+
+
+def test_undo_of_any_depth_reads_back_from_flash():
+    root = scratch("deep") + "/m"
+    for j, r in _pair(_events(120, seed=5), root):
+        pass
+    while len(r.log) > 1:
+        r.apply(UNDO)
+        j.apply(UNDO)
+        assert j.state() == r.state(), len(r.log)
+    # every undo is a record of its own: nothing was rewritten
+    assert j.log.head == 120 + 119 - 1
+    assert _reopened(root).state() == r.state()
+
+
+def test_resume_replays_fewer_than_16_events_at_any_length():
+    root = scratch("resume") + "/m"
+    for j, r in _pair(_events(1000, seed=7, undo_every=50), root):
+        if len(r.log) in (10, 100, 1000):
+            m = _reopened(root)
+            assert len(m.log.lines) < 16 and m.state() == r.state()
+
+
+def _last_file(root):
+    e = sorted(int(n[1:]) for n in os.listdir(root) if n[0] == "e")[-1]
+    d = "%s/e%d" % (root, e)
+    m = sorted(int(n) for n in os.listdir(d) if n.isdigit())[-1]
+    return "%s/%d" % (d, m)
+
+
+def test_torn_tail_is_cut_at_the_last_good_record_and_kept_aside():
+    root = scratch("torn") + "/m"
+    for j, r in _pair(_events(42, seed=9), root):
+        pass
+    before = r.state()
+    j.log.close()
+    path = _last_file(root)
+    with open(path, "ab") as f:
+        f.write(b'42 43 e {"t":"shot","fir\xff\xff\xff')  # the power went mid-write
+    jr = Journal(root).open()
+    assert jr.lost == 1 and jr.moved == [path + ".bad"]
+    assert os.stat(path + ".bad")[6] > os.stat(path)[6]  # moved aside, not deleted
+    m = Match(jr)
+    m.rebuild()
+    assert m.state() == before
+    last = list(_events(43, seed=9))[-1]
+    m.apply(last, False)  # the match goes on after the cut
+    r.apply(last, False)
+    assert _reopened(root).state() == r.state()
+
+
+def test_a_flipped_bit_in_the_last_records_is_detected():
+    root = scratch("flip") + "/m"
+    states = []
+    for j, r in _pair(_events(40, seed=11), root):
+        states.append(r.state())
+    j.log.close()
+    path = _last_file(root)
+    flip(path, -30)
+    m = _reopened(root)
+    assert m.log.lost >= 1 and m.state() in states[-5:-1]
+
+
+def test_a_flipped_bit_deep_in_the_journal_refuses_the_undo_that_needs_it():
+    root = scratch("deepflip") + "/m"
+    for j, r in _pair(_events(60, seed=13), root):
+        pass
+    flip(root + "/e0/10", 20)  # records 40-43: events 41-44, under the snapshot of 48 events
+    for _ in range(12):  # down to the snapshot at 48: nothing older is read
+        r.apply(UNDO)
+        j.apply(UNDO)
+        assert j.state() == r.state()
+    kept = j.state()
+    try:
+        j.apply(UNDO)  # below 48: the snapshot at 32 and the events after it are read back
+    except rules.Refused as e:
+        assert (e.rule, e.key) == ("A11", "journal")
+    else:
+        raise AssertionError("the undo should be refused")
+    assert j.state() == kept and len(j.log) == 48
+
+
+def test_a_lost_snapshot_costs_replays_not_the_match():
+    # The power went between an event and its snapshot: the window below is used instead.
+    root = scratch("nosnap") + "/m"
+    for j, r in _pair(_events(40, seed=15), root):
+        pass
+    j.log.close()
+    os.remove(root + "/s0/2")  # the snapshot after 32 events
+    m = _reopened(root)
+    assert m.state() == r.state() and len(m.log.lines) == len(r.log) - 16
+
+
+def test_store_blank_filesystem_starts_cleanly_and_archives_old_matches():
+    st = Store(scratch("store"))
+    assert st.resume() is None and st.archived() == []
+    for k in range(23):
+        m = Match(st.fresh())
+        for ev in _events(3 + k % 4, seed=k):
+            m.apply(ev, False)
+        m.log.close()
+        resumed = st.resume()
+        assert resumed is not None and len(resumed) == len(m.log)
+        resumed.close()
+    nums = st.archived()
+    assert len(nums) == 20 and nums[0] == 3 and nums[-1] == 22  # the oldest went first
+
+
+def test_settings_are_validated_and_a_bad_file_names_what_was_wrong():
+    st = Store(scratch("settings"))
+    cfg, problem = st.load_settings()
+    assert problem is None and cfg["game"] == "14.1"
+    cfg["p1"], cfg["lang"], cfg["t1"] = "Ayşe", "tr", 150
+    st.save_settings(cfg)
+    assert st.load_settings() == (cfg, None)
+    with open(st.settings_path, "w") as f:
+        f.write(json.dumps({"game": "snooker", "p1": "Ali"}))
+    cfg, problem = st.load_settings()
+    assert problem == "game" and cfg["game"] == "14.1" and cfg["p1"] == "Ali"
+    with open(st.settings_path, "w") as f:
+        f.write("{not json")
+    assert st.load_settings()[1] == "settings"
+    assert validate({"p1": "A", "p2": "A"})[1] == "p2"
+    assert validate({"t1": True})[1] == "t1" and validate({"r1": 0})[1] == "r1"
