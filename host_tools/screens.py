@@ -1,128 +1,191 @@
-# PNG screenshots of what the views show on the OLED and the character LCD (through the real drivers on fake buses).
-"""Render a screen model (docs/ui-contract.md) to PNG files the way a person sees the display:
+# The README screenshots, each made by pressing real keys on the simulated scoreboard.
+"""Every picture in docs/screens/ is what the app shows after a stated sequence of key presses:
+the simulator (host_tools.sim: the Controller, the views, the real drivers and the real
+debounced keypad on fake pins and buses) is driven by key names, and the picture is drawn from
+the bytes the fake display bus received. No screen model is built by hand, so a picture can only
+show what the device shows.
 
-    oled_png(model, path)           views -> drivers.oled.Oled on ssd1306 over FakeI2C -> decoded bitmap
-    lcd_png(model, path, "lcd20")   views -> drivers.lcd.Lcd over FakeI2C -> decoded character grid
-    model_of(match, lang, hints)    a screen model for a firmware.match.Match (as the Controller builds it)
+    python -m host_tools.screens [OUTDIR]     write the pictures (default docs/screens/)
+    python -m host_tools.screens --check      compare docs/screens/ with fresh pictures
+    python -m host_tools.screens --keys NAME  print a picture's key file
 
-`python -m host_tools.screens [OUTDIR]` writes the README screenshots (default docs/screens/).
+A picture's key file plays the same in the simulator's headless mode:
+
+    python -m host_tools.sim --display oled --input keypad --lang tr --game 8ball \\
+        --keys FILE --shots DIR        # DIR/000.png is the picture
 """
 
-# ruff: noqa: I001  (host_tools.fakes must be imported before ssd1306: it sets up sys.path)
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-from host_tools import fakes  # first: puts firmware/lib and the framebuf stand-in on sys.path
-from host_tools import shots
-from host_tools.fakes import oled as fo
-from host_tools.fakes.lcd import decode_lcd
+from host_tools import sim
 
-import ssd1306  # noqa: E402  (vendored micropython-lib driver, firmware/lib)
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs" / "screens"
 
-from firmware import views  # noqa: E402
-from firmware.drivers.lcd import Lcd  # noqa: E402
-from firmware.drivers.oled import Oled  # noqa: E402
-from firmware.match import Match  # noqa: E402
+# Setup rows (firmware/setup.py): 14.1: game, player 1, player 2, target 1, target 2, 3 fouls,
+# language, start; 8/9-ball: race 1 and 2 and the break instead of the targets (9-ball: and the
+# 9 on the break before the language). Keypad in setup: 8 down, 2 up, 4/6 change, 5 ok. Names
+# step through Ali Ayşe Burak Can Deniz Elif Emre Furkan Gül Hakan Mehmet Zeynep P1 P2; both
+# players start as P1 and P2. Lines starting with "# " are comments; "##" is the key # twice.
 
-PLAY_KEYS = [["A", "made"], ["B", "miss"], ["C", "foul"], ["D", "undo"]]
+_ALI_BURAK = """# setup: player 1 P1 -> Ali, player 2 P2 -> Burak
+8 6 6
+8 6 6 6
+"""
+_AYSE_GUL = """# setup: player 1 P1 -> Ayşe, player 2 P2 -> Gül
+8 6 6 6
+8 4 4 4 4 4
+"""
+
+PLAY_141 = _ALI_BURAK + """# target 2: 100 -> 75; down to start, ok
+8 8 4
+8 8 8 5
+# lag: Ali breaks; a legal break, nothing in
+1
+B
+# Burak runs 5 (balls 1-5 down, made), then misses
+1 2 3 4 5 A
+B
+# Ali makes 2 and misses; Burak makes 4
+1 2 A
+B
+1 2 3 4 A
+"""
+
+CHOICE_8 = _AYSE_GUL + """# up to start (around the top), ok
+2 2 2 5
+# lag: Ayşe breaks and pockets the 8: she chooses, 8 spotted or a re-rack
+1
+8 A
+"""
+
+PUSH_9 = _ALI_BURAK + """# race 5 -> 1 each; up to start (around the top), ok
+8 4 4 4 4
+8 4 4 4 4
+2 2 2 2 2 5
+# lag: Ali breaks; a legal break, nothing in: Burak may push out
+1
+B
+# the menu (# twice): Push out is its first row
+##
+"""
+
+OVER_9 = _ALI_BURAK + """# race 5 -> 1 each; up to start, ok
+8 4 4 4 4
+8 4 4 4 4
+2 2 2 2 2 5
+# lag: Ali breaks and pockets the 9: he wins the rack and the race
+1
+9 A
+"""
+
+WARN_141 = _AYSE_GUL + """# up to start, ok
+2 2 2 5
+# lag: Ayşe breaks; a legal break, nothing in
+1
+B
+# Gül makes 3 and misses; Ayşe fouls (no ball hit, -1); Gül misses; Ayşe fouls again
+1 2 3 A
+B
+C
+B
+C
+"""
+
+# (file name, display, input, language, game, keys): the pictures README.md shows.
+PICTURES = (
+    ("oled-14-1-play-en.png", "oled", "keypad", "en", "14.1", PLAY_141),
+    ("oled-8ball-choice-tr.png", "oled", "keypad", "tr", "8ball", CHOICE_8),
+    ("oled-9ball-push-out-en.png", "oled", "keypad", "en", "9ball", PUSH_9),
+    ("oled-foul-warning-tr.png", "oled", "keypad", "tr", "14.1", WARN_141),
+    ("oled-match-over-en.png", "oled", "keypad", "en", "9ball", OVER_9),
+    ("lcd20x4-foul-warning-tr.png", "lcd", "keypad", "tr", "14.1", WARN_141),
+)
 
 
-def oled_bitmap(model):
-    lines, big, inv = views.render(model, "oled")
-    i2c = fakes.FakeI2C()
-    Oled(ssd1306.SSD1306_I2C(128, 64, i2c)).show(lines, big, inv)
-    return fo.decode_ssd1306(i2c.records)
+def picture(name):
+    for pic in PICTURES:
+        if pic[0] == name:
+            return pic
+    raise KeyError("no picture %r (%s)" % (name, ", ".join(p[0] for p in PICTURES)))
 
 
-def oled_png(model, path, scale=4):
-    return shots.save_png(oled_bitmap(model), str(path), scale)
+def sim_args(pic):
+    # The simulator's options for a picture (python -m host_tools.sim ...).
+    _, display, layout, lang, game, _ = pic
+    return ["--display", display, "--input", layout, "--lang", lang, "--game", game]
 
 
-def lcd_lines(model, kind="lcd20"):
-    cols, rows = (20, 4) if kind == "lcd20" else (16, 2)
-    i2c = fakes.FakeI2C()
-    Lcd(i2c, cols=cols, rows=rows, sleep_ms=lambda ms: None).show(views.render(model, kind))
-    return decode_lcd(i2c.records, cols, rows)
+def key_file(pic):
+    # The picture's keys as a key file for `python -m host_tools.sim --keys`: a shot at the end.
+    return pic[5] + "shot\n"
 
 
-def lcd_png(model, path, kind="lcd20", scale=4):
-    lines = lcd_lines(model, kind)
-    return shots.save_lcd_png(lines, str(path), scale, cols=len(lines[0]) if lines else None)
+def play(pic):
+    # A simulator after the picture's key presses, played line by line as --keys files are. A
+    # key the app answers with a refusal or "bad key" is an error in the sequence.
+    _, display, layout, lang, game, keys = pic
+    s = sim.Sim(display, layout, lang, game)
+    for n, line in enumerate(keys.splitlines(), 1):
+        for item in sim.parse_tokens(line, layout):
+            sim.play(s, [item])
+            msg = s.runner.app.ctl.msg
+            if msg and msg[0] in ("refused", "bad_key"):
+                raise ValueError("%s, line %d %r: %s answered %r" % (pic[0], n, line, item, msg))
+    if s.errors:
+        raise ValueError("%s: app errors %s" % (pic[0], s.errors))
+    return s
 
 
-def model_of(m, lang="en", hints=None, **kw):
-    st = m.state()
-    mode = "over" if st["winner"] is not None else ("choice" if st["pending"] else "play")
-    d = {"mode": mode, "lang": lang, "s": m.s, "state": st, "entry": [], "shift": False,
-         "msg": None, "hints": PLAY_KEYS if hints is None else hints, "items": [], "cursor": 0,
-         "fault": None}
-    d.update(kw)
-    return d
+def render(pic, path):
+    return play(pic).shot(str(path))
 
 
-def _match(game, players, *evs, **kw):
-    m = Match()
-    ev = {"t": "new", "game": game, "players": list(players)}
-    ev.update(kw)
-    m.apply(ev)
-    for e in evs:
-        e = dict(e)
-        e.setdefault("t", "shot")
-        m.apply(e)
-    return m
+def pixels(path):
+    # (size, RGB bytes) of a PNG file.
+    from PIL import Image
+
+    with Image.open(path) as img:
+        return img.size, img.convert("RGB").tobytes()
 
 
-def _lag(b):
-    return {"t": "lag", "breaker": b}
+def check(outdir, names=None):
+    # The pictures of outdir that differ, pixel for pixel, from fresh ones (or are missing).
+    import tempfile
 
-
-_BREAK141 = {"first": 1, "break_rails": 2, "cue_rail": True, "rail": True}
-_MISS = {"first": 1, "rail": True}
-
-
-def _pot(n):
-    return {"first": 1, "call": 1, "pots": list(range(1, n + 1)), "made": True, "rail": True}
-
-
-def examples():
-    """[(file name, model, display kind)] for the README."""
-    m141 = _match("14.1", ("Ann", "Bob"), _lag(0), _BREAK141, _pot(5), _MISS, _pot(2), _MISS,
-                  _pot(4), target=[100, 75])
-    m8 = _match("8ball", ("Ayşe", "Gökhan"), _lag(0),
-                {"first": 1, "pots": [0, 8], "break_rails": 4, "rail": True})
-    m9 = _match("9ball", ("Ann", "Bob"), _lag(0),
-                {"first": 1, "pots": [2, 5], "break_rails": 4, "rail": True})
-    warn = _match("14.1", ("Şükrü", "İlkay"), _lag(0), _BREAK141, _pot(3), _MISS,
-                  {"first": None}, _MISS, {"first": None})
-    over = _match("9ball", ("Ann", "Bob"), _lag(0),
-                  {"first": 1, "pots": [9], "break_rails": 4, "rail": True}, race=[1, 1])
-    return [
-        ("oled-14-1-play-en.png", model_of(m141), "oled"),
-        ("oled-8ball-choice-tr.png",
-         model_of(m8, "tr", [["1", "spot8"], ["2", "rerack"], ["D", "undo"]]), "oled"),
-        ("oled-9ball-push-out-en.png",
-         model_of(m9, "en", [["A", "made"], ["B", "miss"], ["C", "foul"], ["*", "push"]]), "oled"),
-        ("oled-foul-warning-tr.png", model_of(warn, "tr"), "oled"),
-        ("oled-match-over-en.png", model_of(over, "en", [["D", "undo"], ["##", "menu"]]), "oled"),
-        ("lcd20x4-foul-warning-tr.png", model_of(warn, "tr"), "lcd20"),
-        ("lcd20x4-14-1-play-en.png", model_of(m141), "lcd20"),
-        ("lcd16x2-8ball-choice-en.png",
-         model_of(m8, "en", [["1", "spot8"], ["2", "rerack"], ["D", "undo"]]), "lcd16"),
-    ]
+    bad = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for pic in PICTURES:
+            if names is not None and pic[0] not in names:
+                continue
+            fresh = Path(tmp) / pic[0]
+            render(pic, fresh)
+            old = Path(outdir) / pic[0]
+            if not old.exists() or pixels(old) != pixels(fresh):
+                bad.append(pic[0])
+    return bad
 
 
 def main(argv=None):
     args = sys.argv[1:] if argv is None else argv
-    out = Path(args[0]) if args else Path(__file__).resolve().parent.parent / "docs" / "screens"
+    if args[:1] == ["--keys"] and len(args) == 2:
+        pic = picture(args[1])
+        print("# python -m host_tools.sim %s --keys FILE --shots DIR" % " ".join(sim_args(pic)))
+        sys.stdout.write(key_file(pic))
+        return 0
+    if args[:1] == ["--check"]:
+        bad = check(DOCS)
+        for name in bad:
+            print("differs from its keys: %s" % (DOCS / name))
+        return 1 if bad else 0
+    out = Path(args[0]) if args else DOCS
     out.mkdir(parents=True, exist_ok=True)
-    for name, md, kind in examples():
-        path = out / name
-        if kind == "oled":
-            oled_png(md, path)
-        else:
-            lcd_png(md, path, kind)
+    for pic in PICTURES:
+        path = out / pic[0]
+        render(pic, path)
         print(path)
     return 0
 

@@ -2,12 +2,12 @@
 """Run the scoreboard on the PC: the same firmware (firmware/app.py, the Controller, the views,
 the real display drivers and the real debounced Keypad/Buttons) on fake pins and buses. Key
 presses close fake switches while simulated time runs; the display is drawn in the terminal from
-what the fake bus received (OLED pixels as half blocks, the LCD character grid, the 7-segment
-digits).
+what the fake bus received (OLED pixels in block or braille characters, the LCD character grid,
+the 7-segment digits), as large as the terminal allows.
 
     python -m host_tools.sim [--display oled|sh1106|lcd|lcd16|digits] [--input keypad|buttons]
                              [--lang en|tr] [--game 14.1|8ball|9ball]
-                             [--keys FILE] [--shots DIR] [--state]
+                             [--keys FILE] [--shots DIR] [--state] [--size COLSxROWS]
 
 Interactive (a terminal): one PC key per press; q or Ctrl-C quits.
   keypad:  0-9, a-d (A-D), *, #           capital A-D = long press of A-D
@@ -15,6 +15,11 @@ Interactive (a terminal): one PC key per press; q or Ctrl-C quits.
            capital F U M O, ! (Shift-1), @ (Shift-2) = long press
   both:    l then a key = long press of it; x then a key = held until "stuck";
            z then a key = chattering contact; the key names below also work in files.
+The OLED is drawn in the largest of: 2 columns a pixel (258x66 and the legend), 1 column a
+pixel with half blocks (130x34), quadrant blocks (66x34), braille dots (66x18: with the legend
+it fits 80x24); the LCDs take 22x6 and 18x4, the digits 59x9. A terminal too small for the
+smallest picture gets one line naming the size needed. --size COLSxROWS draws for that size
+instead of the terminal's (pipe and headless modes: default 80x24).
 Not a terminal (a pipe): each input line is read as key tokens (as in --keys files) and the
 screen is printed after each line; end of input ends the run.
 --keys FILE plays a key file headless: tokens are key names (A B 0 C * # P1 FOUL ...),
@@ -28,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 from typing import Any
 
@@ -55,11 +61,6 @@ LONG_MS = 1000  # how long a long press holds it (long_ms is 800)
 STUCK_MS = 5200  # held past stuck_ms (5000)
 SETTLE_MS = 80  # after a release: debounce (30) and a margin
 QUIET_MS = 1100  # after chatter: quiet_ms (1000) and a margin
-
-HELP = {
-    "keypad": "keys 0-9 a-d * #  |  A-D long  |  l+key long, x+key stuck, z+key chatter  |  q quit",
-    "buttons": "1=P1 2=P2 f=FOUL u=UNDO m=MISS o=OK | !,@,F,U,M,O long | l+key long | q quit",
-}
 
 
 class Sim(FakeBoard):
@@ -122,13 +123,33 @@ class Sim(FakeBoard):
         self._feed()
         return self.dec.segments()
 
-    def screen(self):
-        # The display as terminal text (a list of lines).
+    def _pictures(self):
+        # [(style, columns, rows)] of the display's terminal pictures, largest first.
         if self.display in ("oled", "sh1106"):
-            return oled_art(self.bitmap())
+            return [(s,) + oled_size(s) for s in STYLE_NAMES]
+        art = self.art()
+        return [(None, len(art[0]), len(art))]
+
+    def art(self, style=None):
+        # The display as terminal text (a list of lines); style: one of STYLE_NAMES (OLED only;
+        # the default is "half", one pixel a column).
+        if self.display in ("oled", "sh1106"):
+            return oled_art(self.bitmap(), style or "half")
         if self.display == "digits":
             return digits_art(self.segments())
         return boxed(self.grid())
+
+    def screen(self, cols=None, rows=None):
+        # The largest picture of the display within cols x rows (None: no limit), or None.
+        for style, w, h in self._pictures():
+            if (cols is None or w <= cols) and (rows is None or h <= rows):
+                return self.art(style)
+        return None
+
+    def need(self):
+        # (columns, rows) of the smallest picture.
+        _, w, h = self._pictures()[-1]
+        return w, h
 
     def text(self):
         # What the display says, as plain text lines (for tests and --state-less logs).
@@ -156,6 +177,31 @@ class Sim(FakeBoard):
 
 # ---------------------------------------------------------------- terminal pictures
 
+# OLED picture styles, largest first: (cell width in pixels, cell height in pixels, the bit of
+# each pixel of a cell by row, the text of each cell value). A terminal cell is about twice as
+# tall as wide, so "big" and "half" keep the panel's shape, "quad" draws it half as wide and
+# "braille" (2x4 dots a cell) keeps the shape again at 64x16 cells, which fits 80x24.
+QUAD = " ▘▝▀▖▌▞▛▗▚▐▜▄▙▟█"
+OLED_STYLES = (
+    ("big", 1, 1, ((1,),), ("  ", "██")),
+    ("half", 1, 2, ((1,), (2,)), " ▀▄█"),
+    ("quad", 2, 2, ((1, 2), (4, 8)), QUAD),
+    ("braille", 2, 4, ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80)),
+     " " + "".join([chr(0x2800 + i) for i in range(1, 256)])),
+)
+STYLE_NAMES = tuple(s[0] for s in OLED_STYLES)
+
+DISPLAY_NAMES = {"oled": "OLED", "sh1106": "OLED", "lcd20": "LCD 20x4", "lcd16": "LCD 16x2",
+                 "digits": "7-segment display"}
+
+LEGEND = {
+    "keypad": ["keys 0-9 a-d * #    A-D: long press of a-d    q: quit",
+               "l+key: long press   x+key: held (stuck)   z+key: chattering"],
+    "buttons": ["1=P1 2=P2 f=FOUL u=UNDO m=MISS o=OK    q: quit",
+                "! @ F U M O: long press of P1 P2 FOUL UNDO MISS OK",
+                "l+key: long press   x+key: held (stuck)   z+key: chattering"],
+}
+
 
 def boxed(lines, width=None):
     width = width or max([len(s) for s in lines] + [0])
@@ -166,15 +212,38 @@ def boxed(lines, width=None):
     return out
 
 
-def oled_art(bitmap):
-    # Two pixel rows per text line: ▀ top only, ▄ bottom only, █ both.
-    chars = (" ", "▀", "▄", "█")
+def _style(name):
+    for st in OLED_STYLES:
+        if st[0] == name:
+            return st
+    raise ValueError("no OLED style %r (%s)" % (name, ", ".join(STYLE_NAMES)))
+
+
+def oled_size(style, width=128, height=64):
+    # (columns, rows) of oled_art in a style, the border included.
+    _, cw, ch, _, glyphs = _style(style)
+    return (-(-width // cw)) * len(glyphs[0]) + 2, -(-height // ch) + 2
+
+
+def oled_art(bitmap, style="half"):
+    # The bitmap in cells of cw x ch pixels, each cell the glyph of the sum of its lit pixels'
+    # bits; pixels past the edge are dark.
+    _, cw, ch, bits, glyphs = _style(style)
+    h = len(bitmap)
+    w = len(bitmap[0]) if h else 0
     lines = []
-    for y in range(0, len(bitmap), 2):
-        top = bitmap[y]
-        bot = bitmap[y + 1] if y + 1 < len(bitmap) else bytearray(len(top))
-        lines.append("".join([chars[(1 if top[x] else 0) | (2 if bot[x] else 0)]
-                              for x in range(len(top))]))
+    for y in range(0, h, ch):
+        rows = [bitmap[y + dy] if y + dy < h else bytes(w) for dy in range(ch)]
+        cells = []
+        for x in range(0, w, cw):
+            v = 0
+            for dy in range(ch):
+                row = rows[dy]
+                for dx in range(cw):
+                    if x + dx < w and row[x + dx]:
+                        v |= bits[dy][dx]
+            cells.append(glyphs[v])
+        lines.append("".join(cells))
     return boxed(lines)
 
 
@@ -200,6 +269,55 @@ def digits_art(segments):
         for i in range(7):
             rows[i].append(cells[i] + (dp if i == 6 else " ") + " ")
     return boxed([" " + "".join(r) for r in rows])
+
+
+def legend(layout, cols, note=""):
+    # The key legend and the status line, each wrapped (or the status cut) to cols columns.
+    import textwrap
+
+    out = []
+    for line in LEGEND[layout]:
+        out += textwrap.wrap(line, cols) or [""]
+    out.append(note[:cols])
+    return out
+
+
+def too_small(sim, cols, rows, legend_layout=None):
+    # The one line shown instead of a picture that does not fit: the size it needs.
+    w, h = sim.need()
+    if legend_layout:  # the legend wraps to the width: at the terminal's, if the picture fits
+        w = max(w, cols)
+        h += len(legend(legend_layout, w))
+    return "terminal %dx%d is too small: the %s needs %dx%d" % (
+        cols, rows, DISPLAY_NAMES[sim.display], w, h)
+
+
+def fit(sim, cols, rows):
+    # The display's picture within cols x rows, or the too-small line (pipe and headless modes).
+    return sim.screen(cols, rows) or [too_small(sim, cols, rows)]
+
+
+def frame(sim, cols, rows, note=""):
+    # What the terminal shows: the display as large as fits with the key legend and the status
+    # line below, all within cols x rows; or, when even the smallest picture does not fit, one
+    # line naming the size needed.
+    leg = legend(sim.layout, cols, note)
+    art = sim.screen(cols, rows - len(leg))
+    if art is None:
+        return [too_small(sim, cols, rows, sim.layout)]
+    return art + leg
+
+
+def term_size(size=None):
+    # (columns, rows): the --size value "COLSxROWS", else the terminal's (80x24 if none).
+    if size:
+        try:
+            c, r = size.lower().split("x")
+            return int(c), int(r)
+        except ValueError:
+            raise ValueError("--size wants COLSxROWS, e.g. 80x24, not %r" % size) from None
+    s = shutil.get_terminal_size((80, 24))
+    return s.columns, s.lines
 
 
 # ---------------------------------------------------------------- key tokens
@@ -303,9 +421,10 @@ def run_file(sim, path, shots_dir=None):
     return counter[0]
 
 
-def run_lines(sim, stream, out):
-    # Pipe mode: every line of key tokens, then the screen.
-    out.write("\n".join(sim.screen()) + "\n")
+def run_lines(sim, stream, out, size=(80, 24)):
+    # Pipe mode: every line of key tokens, then the screen (as large as fits size).
+    cols, rows = size
+    out.write("\n".join(fit(sim, cols, rows)) + "\n")
     for line in stream:
         try:
             items = parse_tokens(line, sim.layout)
@@ -316,27 +435,49 @@ def run_lines(sim, stream, out):
             continue
         play(sim, items)
         out.write("> " + line.strip() + "\n")
-        out.write("\n".join(sim.screen()) + "\n")
+        out.write("\n".join(fit(sim, cols, rows)) + "\n")
         out.flush()
 
 
-def run_tty(sim, fd=0):
+def run_tty(sim, fd=0, size=None):
+    # Interactive: the frame redrawn after every key and whenever the terminal changes size
+    # (size: a fixed (columns, rows) instead of the terminal's).
+    import select
     import termios
     import tty
 
     old = termios.tcgetattr(fd)
     out = sys.stdout
+
+    def now_size():
+        if size:
+            return size
+        try:
+            s = os.get_terminal_size(out.fileno())
+            if s.columns > 0 and s.lines > 0:
+                return s.columns, s.lines
+        except OSError:
+            pass
+        return term_size()
+
     pending = None
     note = ""
     try:
         tty.setcbreak(fd)
         out.write("\x1b[?25l")
         while True:
-            out.write("\x1b[H\x1b[2J")
-            out.write("\n".join(sim.screen()) + "\n")
-            out.write(HELP[sim.layout] + "\n")
-            out.write(status(sim) + ("  " + note if note else "") + "\n")
+            shown = now_size()
+            text = status(sim) + ("  " + note if note else "")
+            # no newline after the last line: a full last row must not scroll the frame
+            out.write("\x1b[H\x1b[2J" + "\n".join(frame(sim, shown[0], shown[1], text)))
             out.flush()
+            ready = False
+            while not ready:
+                ready = bool(select.select([fd], [], [], 0.25)[0])
+                if not ready and now_size() != shown:
+                    break
+            if not ready:
+                continue  # the terminal changed size: draw again
             ch = os.read(fd, 1).decode("utf-8", "replace")
             if ch in ("q", "\x03", "\x04", ""):
                 break
@@ -376,7 +517,13 @@ def main(argv=None):
     ap.add_argument("--keys", metavar="FILE", help="play a key file headless")
     ap.add_argument("--shots", metavar="DIR", help="write PNG screenshots (with --keys)")
     ap.add_argument("--state", action="store_true", help="print the final state contract JSON")
+    ap.add_argument("--size", metavar="COLSxROWS",
+                    help="draw for this terminal size (default: the terminal's, else 80x24)")
     ns = ap.parse_args(argv)
+    try:
+        size = term_size(ns.size)
+    except ValueError as e:
+        ap.error(str(e))
     sim = Sim(ns.display, ns.input, ns.lang, ns.game)
     if ns.keys:
         try:
@@ -387,12 +534,12 @@ def main(argv=None):
         if ns.state:
             print(stjson.dumps(sim.state()))
         else:
-            print("\n".join(sim.screen()))
+            print("\n".join(fit(sim, *size)))
         return 0
     if sys.stdin.isatty() and sys.stdout.isatty():
-        run_tty(sim)
+        run_tty(sim, size=size if ns.size else None)
     else:
-        run_lines(sim, sys.stdin, sys.stdout)
+        run_lines(sim, sys.stdin, sys.stdout, size)
     if ns.state:
         print(stjson.dumps(sim.state()))
     return 0

@@ -1,0 +1,81 @@
+# The README pictures: each is reproduced pixel for pixel from its key presses on the simulator.
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from host_tools import screens
+
+ROOT = Path(__file__).resolve().parent.parent
+NAMES = [pic[0] for pic in screens.PICTURES]
+
+
+def test_the_pictures_are_the_ones_the_readme_shows_and_no_others():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = re.findall(r"docs/screens/([\w.-]+\.png)", readme)
+    assert sorted(set(shown)) == sorted(NAMES)
+    # no picture in docs/screens without keys that make it (it could drift from the device)
+    assert sorted(p.name for p in screens.DOCS.glob("*.png")) == sorted(NAMES)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_each_readme_picture_is_reproduced_from_its_keys(name, tmp_path):
+    fresh = tmp_path / name
+    screens.render(screens.picture(name), fresh)
+    assert screens.pixels(fresh) == screens.pixels(screens.DOCS / name), (
+        "%s no longer shows what its keys give: run python -m host_tools.screens" % name)
+
+
+def test_the_simulators_headless_mode_gives_the_same_pictures(tmp_path):
+    for pic in screens.PICTURES:
+        keys = tmp_path / (pic[0] + ".keys")
+        keys.write_text(screens.key_file(pic), encoding="utf-8")
+        out = tmp_path / pic[0]
+        res = subprocess.run([sys.executable, "-m", "host_tools.sim", *screens.sim_args(pic),
+                              "--keys", str(keys), "--shots", str(out)],
+                             cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert res.returncode == 0, res.stderr
+        assert sorted(p.name for p in out.iterdir()) == ["000.png"]
+        assert screens.pixels(out / "000.png") == screens.pixels(screens.DOCS / pic[0]), pic[0]
+
+
+def test_the_push_out_picture_is_where_the_device_offers_it():
+    s = screens.play(screens.picture("oled-9ball-push-out-en.png"))
+    ctl = s.runner.app.ctl
+    assert ctl.mode == "menu" and ctl.match.s["push"]
+    assert s.text()[1].startswith(">Push out")  # the menu's first row, under the cursor
+    for pic in screens.PICTURES:  # `*` is a safety: no picture offers a push out on it
+        assert not any("*=Push" in line for line in screens.play(pic).text()), pic[0]
+
+
+def test_the_pictures_show_the_states_they_are_named_after():
+    def ctl(name):
+        return screens.play(screens.picture(name)).runner.app.ctl
+
+    assert ctl("oled-14-1-play-en.png").mode == "play"
+    c = ctl("oled-8ball-choice-tr.png")
+    assert c.mode == "choice" and c.lang == "tr"
+    c = ctl("oled-match-over-en.png")
+    assert c.mode == "over" and c.match.s["winner"] == 0
+    for name in ("oled-foul-warning-tr.png", "lcd20x4-foul-warning-tr.png"):
+        c = ctl(name)
+        assert c.mode == "play" and c.lang == "tr"
+        st = c.match.state()
+        assert st["players"][0]["fouls"] == 2, st
+
+
+def test_a_key_the_app_refuses_is_an_error_in_the_sequence():
+    with pytest.raises(ValueError, match="line 2"):
+        screens.play(("x.png", "oled", "keypad", "en", "14.1", "# a comment\nB\n"))
+
+
+def test_the_cli_checks_and_prints_key_files(tmp_path):
+    assert screens.main(["--check"]) == 0
+    res = subprocess.run([sys.executable, "-m", "host_tools.screens", "--keys",
+                          "oled-9ball-push-out-en.png"], cwd=ROOT, capture_output=True,
+                         text=True, timeout=60)
+    assert res.returncode == 0 and res.stdout.endswith("##\nshot\n"), res.stdout
+    assert screens.main([str(tmp_path)]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(NAMES)
