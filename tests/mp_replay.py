@@ -1,37 +1,42 @@
-# Replays scenario files and prints each final state (run the same under CPython and MicroPython).
+# Replays event files and prints each final state (run the same under CPython and MicroPython),
+# the way the board keeps a match: the file read a line at a time, the match in a journal on the
+# filesystem (firmware/journal.py), so a match of any length fits a small heap.
 # Usage: python -m host_tools.mpy -m tests.mp_replay tests/scenarios/a.jsonl ...
 #    or: python -m tests.mp_replay tests/scenarios/a.jsonl ...
 import json
 import sys
 
 from firmware import events, rules, stjson
+from firmware.journal import Journal
 from firmware.match import Match
+from tests.helpers import scratch
 
 
-def replay(path):
-    """The lines this prints for one file: refusals, then the state or the malformed line."""
-    out = ["== " + path]
-    m = Match()
+def replay(path, n):
+    """Print the lines for one file: refusals, then the state or the malformed line."""
+    print("== " + path)
+    m = Match(Journal(scratch("replay%d" % n) + "/m"))
+    no = 0
     with open(path) as f:
-        text = f.read()
-    for no, line in enumerate(text.split("\n"), 1):
-        if not line.strip():
-            continue
-        try:
-            m.apply(json.loads(line))
-        except rules.Refused as e:
-            out.append("line %d: refused (%s): %s" % (no, e.rule, e))
-        except (ValueError, events.BadEvent) as e:
-            out.append("line %d: malformed: %s" % (no, type(e).__name__))
-            return out
-    out.append(stjson.dumps(m.state()))
-    return out
+        for line in f:
+            no += 1
+            if not line.strip():
+                continue
+            try:
+                m.apply(json.loads(line))
+            except rules.Refused as e:
+                print("line %d: refused (%s): %s" % (no, e.rule, e))
+            except (ValueError, events.BadEvent) as e:
+                print("line %d: malformed: %s" % (no, type(e).__name__))
+                m.log.close()
+                return
+    m.log.close()
+    print(stjson.dumps(m.state()))
 
 
 def main(paths):
-    for p in paths:
-        for line in replay(p):
-            print(line)
+    for n, p in enumerate(paths):
+        replay(p, n)
 
 
 def _argv():

@@ -102,3 +102,23 @@ def test_gc_under_pressure_matches_cpython(capsys):
         res = mpy.run(GC_STRESS, heap=heap)
         assert (res.returncode, res.stdout, res.stderr) == (0, expected, ""), heap
         assert res.fits, (heap, res.stderr)
+
+
+def test_a_5000_event_match_replays_in_64k_as_on_cpython(tmp_path):
+    """Issue 10: a 14.1 match of 5,000 events (misses, safeties, fouls, undos) replayed the way
+    the board keeps it (read a line at a time, the match in a journal on the VM's filesystem)
+    prints CPython's state, at -X heapsize=64K."""
+    import json
+
+    from tests.helpers import long_141
+
+    text = "".join(json.dumps(ev) + "\n" for ev in long_141(5000, seed=21, undo_every=29))
+    (tmp_path / "long.jsonl").write_text(text)
+    cp = subprocess.run([sys.executable, "-m", "tests.mp_replay", str(tmp_path / "long.jsonl")],
+                        cwd=ROOT, capture_output=True, text=True)
+    assert cp.returncode == 0, cp.stderr
+    mp = mpy.run_module("tests.mp_replay", ["long.jsonl"], heap="64K",
+                        files={"long.jsonl": text.encode()})
+    assert mp.fits, mp.stderr
+    assert mp.stdout.splitlines()[1:] == cp.stdout.splitlines()[1:]
+    assert '"rack": ' in mp.stdout and text.count('"undo"') > 100
