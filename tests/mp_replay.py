@@ -9,13 +9,12 @@ import sys
 from firmware import events, rules, stjson
 from firmware.journal import Journal
 from firmware.match import Match
-from tests.helpers import scratch
 
 
 def replay(path, n):
     """Print the lines for one file: refusals, then the state or the malformed line."""
     print("== " + path)
-    m = Match(Journal(scratch("replay%d" % n) + "/m"))
+    m = Match(Journal(_folder(n)))
     no = 0
     with open(path) as f:
         for line in f:
@@ -32,6 +31,18 @@ def replay(path, n):
                 return
     m.log.close()
     print(stjson.dumps(m.state()))
+
+
+def _folder(n):
+    # A new folder for the journal: a temporary one on CPython, one in the VM's run directory.
+    try:
+        import tempfile
+    except ImportError:
+        from firmware.store import remove_tree
+
+        remove_tree("replay%d" % n)
+        return "replay%d" % n
+    return tempfile.mkdtemp(prefix="replay-") + "/m"
 
 
 def main(paths):
