@@ -5,8 +5,8 @@ import gc
 import sys
 
 from firmware import views
-from firmware.lang import _text as lang_text
 from firmware.keys import ticks_diff
+from firmware.lang import _text as lang_text
 from firmware.ui import Controller
 
 try:

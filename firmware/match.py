@@ -86,7 +86,7 @@ class Match:
         try:
             self.log.pop()
         except ValueError:  # journal.Damaged: a record it needs is unreadable; nothing changed
-            raise rules.Refused("A11", "journal")
+            raise rules.Refused("A11", "journal")  # noqa: B904 (no "from" on MicroPython)
         self.rebuild()
 
     def rebuild(self):

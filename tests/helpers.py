@@ -194,7 +194,7 @@ def long_141(n, seed=1, undo_every=0, log=None):
 ON_MP = __import__("sys").implementation.name == "micropython"
 
 
-def scratch(name):
+def scratch_dir(name):
     """A new empty folder for files a test writes: a temporary one on CPython, one in the
     run's own filesystem under MicroPython (each run has a fresh one)."""
     try:

@@ -8,14 +8,22 @@ from firmware import rules
 from firmware.journal import Journal
 from firmware.match import Match
 from firmware.store import Store, validate
-from tests.helpers import ON_MP, UNDO, flip, long_141, scratch
+from tests.helpers import ON_MP, UNDO, flip, long_141, scratch_dir
 
 
 def _events(n, seed, undo_every=0):
     # Under MicroPython the events are made on a journal of their own: a 64 KB heap can't
     # hold a long match in RAM, which is the point of the journal.
-    log = Journal(scratch("gen%d" % seed) + "/m") if ON_MP else None
+    log = Journal(scratch_dir("gen%d" % seed) + "/m") if ON_MP else None
     return long_141(n, seed, undo_every, log)
+
+
+def _last(pairs):
+    # Drive the pair to the end; the journal-backed match and the reference, as they end.
+    last = (None, None)
+    for last in pairs:
+        pass
+    return last
 
 
 def _pair(events, root):
@@ -39,7 +47,7 @@ def _reopened(root):
 
 
 def test_journal_replays_like_ram_and_resumes_anywhere():
-    root = scratch("replay") + "/m"
+    root = scratch_dir("replay") + "/m"
     n = 0
     for j, r in _pair(_events(400, seed=3, undo_every=13), root):
         assert j.state() == r.state(), n
@@ -52,9 +60,8 @@ def test_journal_replays_like_ram_and_resumes_anywhere():
 
 
 def test_undo_of_any_depth_reads_back_from_flash():
-    root = scratch("deep") + "/m"
-    for j, r in _pair(_events(120, seed=5), root):
-        pass
+    root = scratch_dir("deep") + "/m"
+    j, r = _last(_pair(_events(120, seed=5), root))
     while len(r.log) > 1:
         r.apply(UNDO)
         j.apply(UNDO)
@@ -65,8 +72,8 @@ def test_undo_of_any_depth_reads_back_from_flash():
 
 
 def test_resume_replays_fewer_than_16_events_at_any_length():
-    root = scratch("resume") + "/m"
-    for j, r in _pair(_events(1000, seed=7, undo_every=50), root):
+    root = scratch_dir("resume") + "/m"
+    for _, r in _pair(_events(1000, seed=7, undo_every=50), root):
         if len(r.log) in (10, 100, 1000):
             m = _reopened(root)
             assert len(m.log.lines) < 16 and m.state() == r.state()
@@ -80,9 +87,8 @@ def _last_file(root):
 
 
 def test_torn_tail_is_cut_at_the_last_good_record_and_kept_aside():
-    root = scratch("torn") + "/m"
-    for j, r in _pair(_events(42, seed=9), root):
-        pass
+    root = scratch_dir("torn") + "/m"
+    j, r = _last(_pair(_events(42, seed=9), root))
     before = r.state()
     j.log.close()
     path = _last_file(root)
@@ -101,11 +107,12 @@ def test_torn_tail_is_cut_at_the_last_good_record_and_kept_aside():
 
 
 def test_a_flipped_bit_in_the_last_records_is_detected():
-    root = scratch("flip") + "/m"
+    root = scratch_dir("flip") + "/m"
     states = []
+    j = None
     for j, r in _pair(_events(40, seed=11), root):
         states.append(r.state())
-    j.log.close()
+    j.log.close()  # pyright: ignore[reportOptionalMemberAccess]
     path = _last_file(root)
     flip(path, -30)
     m = _reopened(root)
@@ -113,9 +120,8 @@ def test_a_flipped_bit_in_the_last_records_is_detected():
 
 
 def test_a_flipped_bit_deep_in_the_journal_refuses_the_undo_that_needs_it():
-    root = scratch("deepflip") + "/m"
-    for j, r in _pair(_events(60, seed=13), root):
-        pass
+    root = scratch_dir("deepflip") + "/m"
+    j, r = _last(_pair(_events(60, seed=13), root))
     flip(root + "/e0/10", 20)  # records 40-43: events 41-44, under the snapshot of 48 events
     for _ in range(12):  # down to the snapshot at 48: nothing older is read
         r.apply(UNDO)
@@ -133,9 +139,8 @@ def test_a_flipped_bit_deep_in_the_journal_refuses_the_undo_that_needs_it():
 
 def test_a_lost_snapshot_costs_replays_not_the_match():
     # The power went between an event and its snapshot: the window below is used instead.
-    root = scratch("nosnap") + "/m"
-    for j, r in _pair(_events(40, seed=15), root):
-        pass
+    root = scratch_dir("nosnap") + "/m"
+    j, r = _last(_pair(_events(40, seed=15), root))
     j.log.close()
     os.remove(root + "/s0/2")  # the snapshot after 32 events
     m = _reopened(root)
@@ -143,7 +148,7 @@ def test_a_lost_snapshot_costs_replays_not_the_match():
 
 
 def test_store_blank_filesystem_starts_cleanly_and_archives_old_matches():
-    st = Store(scratch("store"))
+    st = Store(scratch_dir("store"))
     assert st.resume() is None and st.archived() == []
     for k in range(23):
         m = Match(st.fresh())
@@ -158,7 +163,7 @@ def test_store_blank_filesystem_starts_cleanly_and_archives_old_matches():
 
 
 def test_settings_are_validated_and_a_bad_file_names_what_was_wrong():
-    st = Store(scratch("settings"))
+    st = Store(scratch_dir("settings"))
     cfg, problem = st.load_settings()
     assert problem is None and cfg["game"] == "14.1"
     cfg["p1"], cfg["lang"], cfg["t1"] = "Ayşe", "tr", 150
