@@ -39,6 +39,7 @@ T = (
     "\nstart\tStart"
     "\ntoggle\tChange"
     "\ncalled_foul\tCalled foul"
+    "\nhit\tHit first"
     "\nhold\thold {}"
     # ---- controller messages (model["msg"])
     "\nm_bad_key\tKey {}: not now"
@@ -122,6 +123,7 @@ T = (
     "\npush_ok\tPush out allowed"
     "\nchooses\t{} chooses:"
     "\nentry\tBalls:"
+    "\nhit_n\t1st hit {}"
     "\nover\tMatch over"
     "\nwinner\tWinner"
     "\nwins\t{} wins"

@@ -39,6 +39,7 @@ T = (
     "\nstart\tBaşla"
     "\ntoggle\tDeğiştir"
     "\ncalled_foul\tFaul ver"
+    "\nhit\tİlk temas"
     "\nhold\t{} basılı"
     # ---- controller messages (model["msg"])
     "\nm_bad_key\tTuş {}: şimdi yok"
@@ -122,6 +123,7 @@ T = (
     "\npush_ok\tTop sürme hakkı"
     "\nchooses\t{} seçer:"
     "\nentry\tToplar:"
+    "\nhit_n\tİlk temas {}"
     "\nover\tMaç bitti"
     "\nwinner\tKazanan"
     "\nwins\t{} kazandı"

@@ -15,6 +15,7 @@ class Controller:
         self.version = 0
         self.mode = "setup"
         self.entry = []
+        self.hit = None        # the ball the referee said was hit first ("#A"), or None
         self.shift = False
         self.msg = None
         self.fault = None
@@ -60,7 +61,7 @@ class Controller:
                     ("UNDO", "undo"), ("long:UNDO", "menu"), ("MISS", "miss"), ("OK", "safe"),
                     ("long:P1", "won_rack"))
         return (("A", "made"), ("B", "miss"), ("*", "safe"), ("C", "foul"), ("0", "scratch"),
-                ("D", "undo"), ("#", "shift"), ("##", "menu"), ("#*", "help"))
+                ("D", "undo"), ("#", "shift"), ("#A", "hit"), ("##", "menu"), ("#*", "help"))
 
     def _hints(self):
         m = self.mode
@@ -85,8 +86,8 @@ class Controller:
             me = "P1" if s["shooter"] == 0 else "P2"
             other = "P2" if me == "P1" else "P1"
             return [[me, "made"], [other, "miss"], ["FOUL", "foul"], ["UNDO", "undo"]]
-        return [["A", "made"], ["B", "miss"], ["C", "foul"], ["D", "clear" if self.entry
-                                                               else "undo"]]
+        return [["A", "made"], ["B", "miss"], ["C", "foul"],
+                ["D", "clear" if self.entry or self.hit is not None else "undo"]]
 
     def _options(self):
         """Keypad choice options in order, with the named-breaker re-rack of A7 split out."""
@@ -99,7 +100,8 @@ class Controller:
     def model(self):
         s = self.match.s
         return {"mode": self.mode, "lang": self.lang, "s": s,
-                "state": self.match.state(), "entry": list(self.entry), "shift": self.shift,
+                "state": self.match.state(), "entry": list(self.entry), "hit": self.hit,
+                "shift": self.shift,
                 "msg": self.msg, "hints": self._hints(), "items": self._items(),
                 "cursor": self.cursor, "fault": self.fault, "layout": self.layout}
 
@@ -166,6 +168,7 @@ class Controller:
         """Pick the mode from the match after an accepted event."""
         s = self.match.s
         self.entry = []
+        self.hit = None
         self.shift = False
         self.cursor = 0
         if s is None:
@@ -226,6 +229,14 @@ class Controller:
             self.mode = "help"
             self.cursor = 0
             return
+        if k == "A" and self.shift:         # "#A": the last ball entered was hit first
+            self.shift = False
+            objs = self._objs()
+            if not objs:
+                return self._bad("#A")
+            self.hit = objs[-1]
+            self.entry.remove(self.hit)
+            return
         if k.isdigit():
             b = int(k) + (10 if self.shift else 0)
             self.shift = False
@@ -249,8 +260,9 @@ class Controller:
         if k == "C":
             return self._shot_foul(None)
         if k == "D":
-            if self.entry:
+            if self.entry or self.hit is not None:
                 self.entry = []
+                self.hit = None
                 return
             return self._undo()
         return self._bad(k)
@@ -299,23 +311,36 @@ class Controller:
         return [b for b in self.entry if b]
 
     def _legal_first(self):
-        """The ball a legal shot hits first: the called ball, else the lowest legal one."""
+        """The ball the shot hits first: the one the referee named ("#A"), else a legal one:
+        the first entered ball the shooter may hit, else the lowest such ball on the table."""
+        if self.hit is not None:
+            return self.hit
         s = self.match.s
         t = s["table"]
         objs = self._objs()
-        if s["game"] == "9ball":
+        if s["game"] == "9ball" or s["breaking"] and t:
             return t[0]
         if s["game"] == "14.1":
             return objs[0] if objs else 1
-        if s["breaking"]:
-            return t[0]
-        if objs and objs[0] != 8:
-            return objs[0]
+        ok = self._may_hit()
+        for b in objs:              # C-E2: a ball of the other group entered is only pocketed
+            if b in ok:
+                return b
+        return ok[0]
+
+    def _may_hit(self):
+        # 8-ball: the balls the shooter may hit first (C-E1, E7; the 8 once the group is down).
+        s = self.match.s
+        t = s["table"]
         g = s["groups"]
-        if g is None:
-            return [b for b in t if b != 8][0] if len(t) > 1 else 8
-        own = [b for b in t if rules.group_of(b) == g[s["shooter"]]]
-        return own[0] if own else 8
+        ok = [b for b in t if b != 8 and (g is None or rules.group_of(b) == g[s["shooter"]])]
+        return ok or [8]
+
+    def _wrong(self, b):
+        s = self.match.s
+        if s["game"] == "14.1":
+            return False
+        return b != s["table"][0] if s["game"] == "9ball" else b not in self._may_hit()
 
     def _base(self):
         s = self.match.s
@@ -335,7 +360,8 @@ class Controller:
             return self._shot_foul(None)
         ev["pots"] = objs
         if s["game"] == "14.1" or s["game"] == "8ball" and not s["breaking"]:
-            ev["call"] = objs[0]                  # S2, E8: the called ball went in (A8)
+            # S2, E8: the called ball went in (A8): the shooter's ball hit first, if it went in
+            ev["call"] = ev["first"] if ev["first"] in objs else objs[0]
             ev["made"] = True
         if s["game"] == "14.1" and not s["breaking"] and s["left"] - len(objs) <= 1 \
                 and s["p"][s["shooter"]][rules.SCORE] + len(objs) < s["target"][s["shooter"]]:
@@ -377,7 +403,9 @@ class Controller:
         if rule:
             ev["foul"] = rule
         elif 0 not in self.entry and not s["breaking"]:
-            ev["first"] = None
+            # no legal first contact (G3), or the wrong ball named with "#A" (E7, C-E1, N5)
+            h = self.hit
+            ev["first"] = h if h is not None and self._wrong(h) else None
         self._send(ev)
 
     def _push(self):

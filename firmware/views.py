@@ -275,11 +275,16 @@ def _alerts(model, w):
     if m:
         out.append(m)
     entry = model.get("entry") or []
-    if entry or model.get("shift"):
+    hit = model.get("hit")
+    if entry or model.get("shift") or hit is not None:
         t = _tx(model, "entry") + " " + " ".join([str(b) for b in entry])
         if model.get("shift"):
             t += " 1_"
-        out.append(([t], t, 0))
+        if hit is None:
+            out.append(([t], t, 0))
+        else:  # the ball the referee named as hit first ("#A")
+            h = _tx(model, "hit_n", hit)
+            out.append(([t, h], t + " " + h, 0))
     if st["winner"] is not None:
         t = _tx(model, "wins", _name(model, st["winner"]))
         out.append(([_tx(model, "over"), t], t, 1))

@@ -146,3 +146,35 @@ def steps_nine_ball_match_by_buttons():
 
 def test_nine_ball_match_by_buttons():
     _drain(steps_nine_ball_match_by_buttons())
+
+
+def steps_eight_ball_other_group_and_first_hit_by_keypad():
+    # C-E2: the opponent's ball pocketed alone is a legal shot; "#A" names the ball hit first (E7).
+    keys = ["8", "8", "8"] + ["4"] * 4 + ["8"] + ["4"] * 4 + ["8"] * 4 + ["5",
+            "2",                                 # lag: P2 breaks
+            "3", "#", "1", "A",                  # 3 and 11 down on the break
+            "2", "A",                            # the 2 called and made: P2 solids
+            "#", "2", "B",                       # the 12 down, not as called: no foul (C-E2)
+            "4", "#", "A", "B",                  # P1 hits the 4 first: foul E7, BIH for P2
+            "1", "4", "5", "6", "7", "A",        # the rest of the solids
+            "8", "A"]                            # the 8, called: E11
+    out = []
+    yield from run_keys_steps("keypad", "8ball", keys, out)
+    c = out[0]
+    events = [
+        {"t": "new", "game": "8ball", "players": ["P1", "P2"], "race": [1, 1]},
+        {"t": "lag", "breaker": 1},
+        {"t": "shot", "first": 1, "pots": [3, 11], "break_rails": 4, "rail": True},
+        {"t": "shot", "first": 2, "pots": [2], "call": 2, "made": True, "rail": True},
+        {"t": "shot", "first": 1, "pots": [12], "rail": True},
+        {"t": "shot", "first": 4, "rail": True},
+        {"t": "shot", "first": 1, "pots": [1, 4, 5, 6, 7], "call": 1, "made": True,
+         "rail": True},
+        {"t": "shot", "first": 8, "pots": [8], "call": 8, "made": True, "rail": True},
+    ]
+    yield from check_steps(c, events)
+    assert c.match.state()["winner"] == 1
+
+
+def test_eight_ball_other_group_and_first_hit_by_keypad():
+    _drain(steps_eight_ball_other_group_and_first_hit_by_keypad())

@@ -1,0 +1,118 @@
+# The Controller from key presses to events and screens: the fixes of issue 7 (RULES.md IDs).
+from firmware.ui import Controller
+
+
+def ctl(game, keys="", layout="keypad", lang="en"):
+    """A Controller whose match of game was started from the setup screen (its defaults: P1 v
+    P2, race 5, target 100), then the keys (space-separated; "long:K" a long press) pressed."""
+    c = Controller(layout, lang, game)
+    if layout == "keypad":
+        press(c, "2 5")           # up from the first row wraps to "start"
+    else:
+        press(c, " ".join(["P1"] * (len(c.model()["items"]) - 1)) + " FOUL")
+    assert c.mode == "lag", c.mode
+    press(c, keys)
+    return c
+
+
+def press(c, keys):
+    for k in keys.split():
+        kind = "press"
+        if k.startswith("long:"):
+            kind, k = "long", k[5:]
+        c.key(kind, k)
+
+
+def st(c):
+    return c.match.state()
+
+
+def note(c):
+    return c.match.s["note"] or {}
+
+
+# ---------------------------------------------------------------- 1: 8-ball, the ball hit first
+
+def _p2_solids():
+    # 8-ball: P2 breaks in 3 and 11, then calls and makes the 2: P2 has solids, P2 to shoot.
+    c = ctl("8ball", "2 3 # 1 A 2 A")
+    assert st(c)["groups"] == ["stripes", "solids"] and st(c)["shooter"] == 1
+    return c
+
+
+def test_C_E2_opponents_ball_pocketed_not_as_called_is_no_foul():
+    c = _p2_solids()
+    press(c, "# 2 B")               # the 12 went in, not as called: a legal shot (C-E2)
+    s = st(c)
+    assert "foul" not in note(c), note(c)
+    assert s["shooter"] == 0 and s["bih"] is None and s["pending"] is None
+    assert 12 not in s["on_table"]                       # it stays down (E8)
+    assert s["players"][1]["fouls"] == 0
+    ev = c.match.events[-1]
+    assert ev["first"] == 1 and ev["pots"] == [12]        # the lowest of P2's solids left
+
+
+def test_C_E2_safety_with_the_opponents_ball_down_is_no_foul():
+    c = _p2_solids()
+    press(c, "# 2 *")
+    assert "foul" not in note(c) and st(c)["shooter"] == 0 and st(c)["bih"] is None
+
+
+def test_C_E2_own_ball_entered_after_the_opponents_is_the_one_hit_first():
+    c = _p2_solids()
+    press(c, "# 2 5 B")             # the 12 and the 5 down, nothing as called
+    assert c.match.events[-1]["first"] == 5 and "foul" not in note(c)
+
+
+def test_E7_referee_says_the_opponents_ball_was_hit_first():
+    c = _p2_solids()
+    press(c, "# 2 # A")             # "#A": the last ball entered (12) was hit first
+    md = c.model()
+    assert md["entry"] == [] and md["hit"] == 12
+    press(c, "B")
+    assert note(c)["foul"] == "E7" and st(c)["bih"] == "table" and st(c)["shooter"] == 0
+    assert c.match.events[-1]["first"] == 12 and not c.match.events[-1].get("pots")
+
+
+def test_E7_first_hit_then_the_balls_pocketed_then_foul_key():
+    c = _p2_solids()
+    press(c, "# 2 # A # 2 C")       # 12 hit first and pocketed: foul E7, the 12 stays down
+    ev = c.match.events[-1]
+    assert ev["first"] == 12 and ev["pots"] == [12] and note(c)["foul"] == "E7"
+    assert "call" not in ev and "made" not in ev
+    assert 12 not in st(c)["on_table"]
+
+
+def test_C_E1_eight_hit_first_on_an_open_table():
+    c = ctl("8ball", "1 B")         # P1 breaks dry: open table, P2 to shoot
+    press(c, "8 # A B")
+    assert note(c)["foul"] == "C-E1" and st(c)["bih"] == "table"
+
+
+def test_first_hit_mark_is_cleared_with_the_entry():
+    c = _p2_solids()
+    press(c, "# 2 # A")
+    assert c.model()["hints"][-1] == ["D", "clear"]
+    press(c, "D")
+    assert c.model()["hit"] is None and c.model()["entry"] == []
+    press(c, "# A")                 # nothing entered: nothing to mark
+    assert c.msg == ["bad_key", "#A"]
+
+
+def test_E7_first_hit_shown_with_the_entry_and_in_help():
+    from test_views import lcd_text, oled_text
+
+    c = _p2_solids()
+    press(c, "# 2 # A 5")
+    t = oled_text(c.model())
+    assert "Balls: 5" in t and "1st hit 12" in t
+    four = lcd_text(c.model(), 20, 4)
+    assert "Balls: 5" in four[2] and "1st hit 12" in four[3]
+    c.lang = "tr"
+    assert "İlk temas 12" in oled_text(c.model())
+    c.lang = "en"
+    press(c, "D # *")               # help: what the keys do
+    assert c.mode == "help" and ["#A", "hit", None] in c.model()["items"]
+    for _ in range(7):
+        press(c, "8")
+    assert ">#A Hit first" in oled_text(c.model())
