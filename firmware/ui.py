@@ -391,11 +391,13 @@ class Controller:
 
     def _shot_foul(self, rule):
         """A foul: a scratch when the cue ball is entered, else the referee's rule, else a
-        bad hit (no legal first contact, G3); on a break, a bad break."""
+        bad hit (no legal first contact, G3); on a break, a bad break (14.1: C alone)."""
         s = self.match.s
         ev = self._base()
         ev["pots"] = list(self.entry)
-        if s["breaking"]:
+        if s["breaking"] and not (s["game"] == "14.1" and 0 in self.entry and not rule):
+            # a bad break; in 14.1 a scratch (0 entered) is one on a legal break instead: a
+            # foul, -1, ball in hand in the kitchen, the table as it lies (S4, C-S2)
             ev["break_rails"] = 0
             ev["cue_rail"] = False
             if 0 not in self.entry and not rule and not self._objs():

@@ -178,3 +178,35 @@ def steps_eight_ball_other_group_and_first_hit_by_keypad():
 
 def test_eight_ball_other_group_and_first_hit_by_keypad():
     _drain(steps_eight_ball_other_group_and_first_hit_by_keypad())
+
+
+def steps_straight_pool_scratch_on_a_legal_break_by_keypad():
+    # S4, C-S2: "0 C" on the break is a legal break with a scratch (-1, BIH kitchen, no choice).
+    keys = ["8", "8", "8"] + ["4"] * 5 + ["8"] + ["4"] * 5 + ["8", "8", "8", "5",  # to 25
+            "1",                                 # lag: P1 breaks
+            "0", "C",                            # a legal break, cue ball in: -1
+            "C",                                 # P2 fouls: -1
+            "1", "2", "3", "4", "5", "6", "7", "8", "9", "#", "0", "#", "1", "#", "2",
+            "#", "3", "#", "4", "A", "A",        # P1 makes 14: S10, nothing in the way
+            "1", "2", "3", "4", "5", "6", "7", "8", "9", "#", "0", "#", "1", "#", "2", "A"]
+    out = []
+    yield from run_keys_steps("keypad", "14.1", keys, out)
+    c = out[0]
+    events = [
+        {"t": "new", "game": "14.1", "players": ["P1", "P2"], "target": [25, 25]},
+        {"t": "lag", "breaker": 0},
+        {"t": "shot", "first": 1, "pots": [0], "break_rails": 2, "cue_rail": True, "rail": True},
+        {"t": "shot", "first": None, "rail": True},
+        {"t": "shot", "first": 1, "pots": list(range(1, 15)), "call": 1, "made": True,
+         "rail": True},
+        {"t": "shot", "first": 1, "pots": list(range(1, 13)), "call": 1, "made": True,
+         "rail": True},
+    ]
+    yield from check_steps(c, events)
+    st = c.match.state()
+    assert st["winner"] == 0 and st["players"][0]["score"] == 25
+    assert st["players"][1]["score"] == -1 and st["rack"] == 2
+
+
+def test_straight_pool_scratch_on_a_legal_break_by_keypad():
+    _drain(steps_straight_pool_scratch_on_a_legal_break_by_keypad())

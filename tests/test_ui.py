@@ -116,3 +116,53 @@ def test_E7_first_hit_shown_with_the_entry_and_in_help():
     for _ in range(7):
         press(c, "8")
     assert ">#A Hit first" in oled_text(c.model())
+
+
+# ---------------------------------------------------------------- 2: a scratch on a legal break
+
+def test_S4_legal_break_with_a_scratch_is_a_foul_not_a_breaking_violation():
+    for keys in ("0 C", "0 B"):
+        c = ctl("14.1", "1 " + keys)
+        s = st(c)
+        assert s["pending"] is None, (keys, s["pending"])    # no accept/re-rack choice
+        assert s["players"][0]["score"] == -1 and note(c)["foul"] == "G5.2"
+        assert s["shooter"] == 1 and s["bih"] == "kitchen" and not s["breaking"]
+        assert s["balls_left"] == 15                          # the table as it lies
+
+
+def test_S4_legal_break_with_a_ball_and_a_scratch():
+    c = ctl("14.1", "1 3 0 C")
+    s = st(c)
+    assert s["pending"] is None and s["players"][0]["score"] == -1
+    assert s["bih"] == "kitchen" and s["shooter"] == 1 and note(c)["spot"] == 1   # S8
+
+
+def test_S4_breaking_violation_stays_on_C_alone():
+    c = ctl("14.1", "1 C")
+    assert st(c)["pending"] == {"by": 1, "options": ["accept", "rerack"]}
+    assert st(c)["players"][0]["score"] == -2 and note(c)["foul"] == "S4"
+
+
+def test_C_S2_scratch_on_a_legal_break_counts_toward_S11():
+    c = ctl("14.1", "1 0 C")                # P1: legal break, scratch: first foul
+    assert st(c)["players"][0]["fouls"] == 1
+    press(c, "B C B C")                     # P2 misses, P1 fouls, P2 misses, P1 fouls: S11
+    assert note(c)["rack"] == "S11" and st(c)["players"][0]["score"] == -1 - 1 - 16
+
+
+def test_E3_scratch_on_the_8ball_break_gives_the_A7_choice():
+    for keys in ("0 C", "0 B", "3 0 C"):
+        c = ctl("8ball", "1 " + keys)
+        s = st(c)
+        assert s["pending"] == {"by": 1, "options": ["kitchen", "rerack"]}, keys
+        assert note(c)["foul"] == "G5.2"
+    c = ctl("8ball", "1 C")                 # a bad break: accept, kitchen or re-rack
+    assert st(c)["pending"]["options"] == ["accept", "kitchen", "rerack"]
+
+
+def test_N4_scratch_on_the_9ball_break_is_a_foul_ball_in_hand_anywhere():
+    for keys in ("0 C", "3 0 C", "C"):
+        c = ctl("9ball", "1 " + keys)
+        s = st(c)
+        assert s["pending"] is None and s["shooter"] == 1 and s["bih"] == "table", keys
+        assert s["players"][0]["fouls"] == 1
