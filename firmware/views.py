@@ -451,7 +451,8 @@ def _item_line(model, it, sel):
     action = it[1] if len(it) > 1 else ""
     value = it[2] if len(it) > 2 else None
     code = model.get("lang") or "en"
-    if lang.has("f_" + label, code):
+    field = lang.has("f_" + label, code)
+    if field:
         text = _tx(model, "f_" + label)  # a setup field: its name, then its value
     elif label == action or not label:
         text = _tx(model, action) if action else ""  # a menu entry
@@ -468,7 +469,7 @@ def _item_line(model, it, sel):
             v = _tx(model, "g_" + value)
         else:
             v = str(value)
-        if v not in text:
+        if field or v not in text:  # a menu row may name its rule already ("Touch G5.4")
             text = (text + ": " + v) if text else v
     return (">" if sel else " ") + text
 

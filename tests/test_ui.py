@@ -166,3 +166,30 @@ def test_N4_scratch_on_the_9ball_break_is_a_foul_ball_in_hand_anywhere():
         s = st(c)
         assert s["pending"] is None and s["shooter"] == 1 and s["bih"] == "table", keys
         assert s["players"][0]["fouls"] == 1
+
+
+# ---------------------------------------------------------------- 3: setup values always shown
+
+def test_O1_setup_shows_a_race_equal_to_its_row_number():
+    from test_views import lcd_text, oled_text
+
+    c = Controller("keypad", "en", "8ball")
+    press(c, "8 8 8 4 4 4 4 8 4 4 4")      # race 1 to 1, race 2 to 2
+    assert c.cfg["r1"] == 1 and c.cfg["r2"] == 2
+    t = oled_text(c.model())
+    assert " Race 1: 1" in t and ">Race 2: 2" in t
+    assert "Race 2: 2" in "\n".join(lcd_text(c.model(), 20, 4))
+    assert lcd_text(c.model(), 16, 2)[0].startswith(">Race 2: 2")
+    c.lang = "tr"
+    t = oled_text(c.model())
+    assert " Yarış 1: 1" in t and ">Yarış 2: 2" in t
+    c = Controller("keypad", "en", "14.1")
+    assert " Target 1: 100" in oled_text(c.model())
+
+
+def test_menu_rows_that_name_their_rule_are_not_repeated():
+    from test_views import oled_text
+
+    c = ctl("9ball", "1 # #")
+    t = oled_text(c.model())
+    assert ">Touch G5.4\n" in t and " Double G5.11\n" in t and "G5.4: G5.4" not in t
