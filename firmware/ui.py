@@ -70,8 +70,9 @@ class Controller:
         if m == "rackq":
             return [["P1" if b else "1", "cue_in_rack"], ["P2" if b else "2", "ball_in_rack"],
                     ["FOUL" if b else "A", "ok"]]
-        if m in ("setup", "menu", "help"):
-            return [list(x) for x in (_LABEL_MENU_BUTTONS if b else _LABEL_MENU_KEYS)]
+        if m in ("setup", "menu", "help"):  # in setup the OK key starts the match
+            return [[k, "start" if a == "ok" and m == "setup" else a]
+                    for k, a in (_LABEL_MENU_BUTTONS if b else _LABEL_MENU_KEYS)]
         if m == "lag":
             return [["P1" if b else "1", "lag0"], ["P2" if b else "2", "lag1"]]
         if m == "choice":
@@ -534,7 +535,7 @@ class Controller:
             else:
                 self._change(item, 1)
             return
-        if act == "start":
+        if act == "start" or self.mode == "setup":  # 5 / FOUL start from any row
             return self._start()
         if act in ("set", "lang"):
             return self._change(item, 1)

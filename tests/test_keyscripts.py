@@ -37,8 +37,9 @@ def _drain(steps):
 
 
 def steps_straight_pool_match_by_keypad():
-    keys = ["8", "6", "6", "8", "6", "6", "8"] + ["4"] * 5 + ["8"] + ["4"] * 5 + \
-        ["8", "8", "8", "5",                     # setup: Ali v Ayşe to 25, start
+    keys = ["8", "6", "8", "6", "8"] + ["4"] * 5 + ["8"] + ["4"] * 5 + \
+        ["8", "8", "8", "5",                     # setup: Ali v Ayşe to 25 (a name step skips
+                                                 # the other player's name), start
          "2",                                    # lag: Ayşe breaks
          "B",                                    # legal dry break (S4 (2))
          "A",                                    # Ali makes one

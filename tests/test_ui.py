@@ -193,3 +193,41 @@ def test_menu_rows_that_name_their_rule_are_not_repeated():
     c = ctl("9ball", "1 # #")
     t = oled_text(c.model())
     assert ">Touch G5.4\n" in t and " Double G5.11\n" in t and "G5.4: G5.4" not in t
+
+
+# ---------------------------------------------------------------- 4: 5 starts; names differ
+
+def test_setup_5_starts_the_match_from_any_row():
+    for row in range(9):
+        c = Controller("keypad", "en", "8ball")
+        press(c, " ".join(["8"] * row) + " 5")
+        assert c.mode == "lag", row
+        assert c.match.s["names"] == ["P1", "P2"], (row, c.match.s["names"])
+    c = Controller("keypad", "en", "8ball")
+    assert ["5", "start"] in c.model()["hints"]
+
+
+def test_setup_ok_button_starts_the_match_from_any_row():
+    c = Controller("buttons", "en", "8ball")
+    press(c, "P1 FOUL")                     # on the Player 1 row
+    assert c.mode == "lag" and c.match.s["names"] == ["P1", "P2"]
+    assert ["FOUL", "start"] in Controller("buttons", "en", "8ball").model()["hints"]
+
+
+def test_setup_two_players_never_share_a_name():
+    from firmware import setup
+
+    c = Controller("keypad", "en", "14.1")
+    for keys in ("8", "8"):                 # the Player 1 row, then the Player 2 row
+        press(c, keys)
+        for k in ["6"] * 30 + ["4"] * 30:
+            press(c, k)
+            assert c.cfg["p1"] != c.cfg["p2"], c.cfg
+    n = len(setup.NAMES)
+    c = Controller("keypad", "en", "14.1")
+    press(c, "8 " + " ".join(["6"] * n))    # round the names once: all but P2 seen
+    seen = set()
+    for _ in range(n):
+        press(c, "6")
+        seen.add(c.cfg["p1"])
+    assert seen == set(setup.NAMES) - {"P2"}
