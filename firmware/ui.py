@@ -22,6 +22,10 @@ class Controller:
         self.cursor = 0
         self.confirm = None
         self.ask = None        # type: list | None  # A10 question: [shot event, cue_in, ball_in]
+        # Actions that sent more than one event, so that one undo takes each back whole: for
+        # each, the log's length after it and its event count (flat pairs: [len, n, len, n...]).
+        # Not kept over a restart (restore, resume): then each undo takes back one event.
+        self.groups = []
         self.cfg = {"game": game, "p1": "P1", "p2": "P2", "t1": 100, "t2": 100, "r1": 5,
                     "r2": 5, "break": None, "three": True, "nine": "win"}
 
@@ -111,6 +115,7 @@ class Controller:
         m = Match(log)
         m.rebuild()
         self.match = m
+        self.groups = []
         self._after()
         self.version += 1
 
@@ -121,6 +126,7 @@ class Controller:
         for ev in events:
             m.apply(ev, check)
         self.match = m
+        self.groups = []
         self._after()
         self.version += 1
 
@@ -152,6 +158,7 @@ class Controller:
         if m == "lag":
             if k in ("D", "UNDO"):         # back to the settings
                 self.match = Match()
+                self.groups = []
                 self.mode = "setup"
                 return
             i = {"1": 0, "2": 1, "P1": 0, "P2": 1}.get(k)
@@ -198,11 +205,28 @@ class Controller:
                 self.match.apply({"t": "undo"}, False)
             self._refused(e)
             return False
+        if done > 1:
+            self.groups += [len(self.match.log), done]
         self._after()
         return True
 
     def _undo(self):
-        if self._send({"t": "undo"}):
+        """Take back the last user action: the events it sent (DESIGN.md undo events, each
+        taking back one accepted event), or one event where that is not known."""
+        g = self.groups
+        n = len(self.match.log)
+        k = g[-1] if g and g[-2] == n else 1
+        done = 0
+        try:
+            while done < k:
+                self.match.apply({"t": "undo"}, False)
+                done += 1
+        except rules.Refused as e:
+            self._refused(e)
+        if done:
+            if k > 1:
+                del g[-2:]
+            self._after()
             self.msg = ["undone"]
 
     # ------------------------------------------------------------ play: keypad
@@ -565,6 +589,7 @@ class Controller:
     def _start(self):
         ev = _setup().new_event(self.cfg)
         self.match = Match()
+        self.groups = []
         if self._send(ev):
             self.msg = ["started"]
             unload("setup")  # its code is not needed until the next new match

@@ -211,3 +211,32 @@ def steps_straight_pool_scratch_on_a_legal_break_by_keypad():
 
 def test_straight_pool_scratch_on_a_legal_break_by_keypad():
     _drain(steps_straight_pool_scratch_on_a_legal_break_by_keypad())
+
+
+def steps_eight_ball_long_press_undone_by_buttons():
+    # One UNDO takes back one action: a long press that sent a miss, a group and the 8.
+    keys = ["P1"] * 3 + ["P2"] * 11 + ["P1"] + ["P2"] * 11 + ["OK",   # race to 1, start
+            "P1",                                # lag: P1 breaks
+            "P2",                                # P2's button on P1's break: a dry break
+            "long:P1", "UNDO",                   # P1 "won the rack" by mistake: one UNDO
+            "MISS",                              # P2 misses
+            "long:P2"]                           # P1 misses, P2 clears the solids and the 8
+    out = []
+    yield from run_keys_steps("buttons", "8ball", keys, out)
+    c = out[0]
+    events = [
+        {"t": "new", "game": "8ball", "players": ["P1", "P2"], "race": [1, 1]},
+        {"t": "lag", "breaker": 0},
+        {"t": "shot", "first": 1, "break_rails": 4, "rail": True},
+        {"t": "shot", "first": 1, "rail": True},
+        {"t": "shot", "first": 1, "rail": True},
+        {"t": "shot", "first": 1, "pots": [1, 2, 3, 4, 5, 6, 7], "call": 1, "made": True,
+         "rail": True},
+        {"t": "shot", "first": 8, "pots": [8], "call": 8, "made": True, "rail": True},
+    ]
+    yield from check_steps(c, events)
+    assert c.match.state()["winner"] == 1 and len(c.match.log) == len(events)
+
+
+def test_eight_ball_long_press_undone_by_buttons():
+    _drain(steps_eight_ball_long_press_undone_by_buttons())

@@ -231,3 +231,67 @@ def test_setup_two_players_never_share_a_name():
         press(c, "6")
         seen.add(c.cfg["p1"])
     assert seen == set(setup.NAMES) - {"P2"}
+
+
+# ---------------------------------------------------------------- 5: one UNDO per action
+
+def _undo_takes_back(c, keys, undo):
+    before = st(c)
+    n = len(c.match.log)
+    press(c, keys)
+    assert len(c.match.log) > n + 1, "the action sent more than one event"
+    press(c, undo)
+    assert st(c) == before and len(c.match.log) == n
+    assert c.msg == ["undone"]
+
+
+def test_one_UNDO_takes_back_a_long_press_of_the_other_players_button():
+    c = ctl("8ball", "P1 P2", "buttons")    # P1 breaks dry (P2's button): P2 to shoot
+    _undo_takes_back(c, "long:P1", "UNDO")  # P2 missed, P1 cleared the group and the 8
+    press(c, "UNDO")                        # the next UNDO: the break
+    assert st(c)["breaking"] and len(c.match.log) == 2
+
+
+def test_one_UNDO_takes_back_a_long_press_of_the_own_button():
+    c = ctl("8ball", "P1 P2", "buttons")    # P2 to shoot after a dry break
+    _undo_takes_back(c, "long:P2", "UNDO")  # P2 clears a group, then makes the 8
+
+
+def test_one_UNDO_takes_back_a_long_press_on_a_9ball_break():
+    c = ctl("9ball", "P1", "buttons")       # P1 to break
+    _undo_takes_back(c, "long:P2", "UNDO")  # a dry break, then P2 makes the 9
+
+
+def test_one_UNDO_takes_back_a_match_won_with_a_long_press():
+    c = Controller("buttons", "en", "8ball")
+    c.cfg["r1"] = c.cfg["r2"] = 1
+    press(c, "FOUL P1 P2")
+    _undo_takes_back(c, "long:P1", "UNDO")
+    assert st(c)["winner"] is None
+
+
+def test_one_D_takes_back_the_menus_won_rack():
+    c = ctl("8ball", "1 B")                 # keypad: P1 breaks dry, P2 to shoot
+    press(c, "# #")
+    items = c.model()["items"]
+    i = [k for k in range(len(items)) if items[k][1] == "won_rack"][0]
+    _undo_takes_back(c, " ".join(["8"] * i) + " 5", "D")
+
+
+def test_undo_after_a_restart_takes_back_one_event_a_press():
+    c = ctl("8ball", "P1 P2 long:P1", "buttons")
+    n = len(c.match.log)
+    r = Controller("buttons", "en", "8ball")
+    r.restore(c.match.log)                  # a soft restart: the action's size is not kept
+    press(r, "UNDO")
+    assert len(r.match.log) == n - 1 and r.msg == ["undone"]
+
+
+def test_undo_right_after_the_lag_takes_back_the_lag():
+    c = ctl("8ball", "1", "keypad")
+    press(c, "D")
+    assert c.mode == "lag" and len(c.match.log) == 1 and c.msg == ["undone"]
+    press(c, "1 D")
+    assert c.mode == "lag" and len(c.match.log) == 1
+    press(c, "D")                           # D in the lag: back to the settings
+    assert c.mode == "setup"
