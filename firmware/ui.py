@@ -51,9 +51,12 @@ class Controller:
             return it
         if m == "help":
             return [[k, a, None] for k, a in self._play_keys()]
-        if m == "rackq":
-            return [["cue_in_rack", "toggle", self.ask[1]],   # keys 1 / P1
-                    ["ball_in_rack", "toggle", self.ask[2]], ["ok", "ok", None]]
+        if m == "rackq":   # the two answers (keys 1 / P1, 2 / P2), then ok with its C-S4 case
+            a = self.ask
+            case = rules._game("14.1").rack_case(self.match.s["left"] - len(a[0]["pots"]),
+                                                 a[1], a[2])
+            return [["cue_in_rack", "toggle", a[1]], ["ball_in_rack", "toggle", a[2]],
+                    ["ok", "ok", case]]
         return []
 
     def _called(self):
@@ -73,7 +76,7 @@ class Controller:
         b = self.layout == "buttons"
         if m == "rackq":
             return [["P1" if b else "1", "cue_in_rack"], ["P2" if b else "2", "ball_in_rack"],
-                    ["FOUL" if b else "A", "ok"]]
+                    ["FOUL" if b else "A", "ok"], ["UNDO" if b else "D", "back"]]
         if m in ("setup", "menu", "help"):  # in setup the OK key starts the match
             return [[k, "start" if a == "ok" and m == "setup" else a]
                     for k, a in (_LABEL_MENU_BUTTONS if b else _LABEL_MENU_KEYS)]

@@ -295,3 +295,94 @@ def test_undo_right_after_the_lag_takes_back_the_lag():
     assert c.mode == "lag" and len(c.match.log) == 1
     press(c, "D")                           # D in the lag: back to the settings
     assert c.mode == "setup"
+
+
+# ---------------------------------------------------------------- 6: the A10 question
+
+def _rackq(layout="keypad", lang="en"):
+    # 14.1: P1 breaks dry, P2 makes 14 balls: where do the cue ball and the 15th ball lie?
+    c = ctl("14.1", "1 B" if layout == "keypad" else "P1 P2", layout, lang)
+    keys = "1 2 3 4 5 6 7 8 9 # 0 # 1 # 2 # 3 # 4"
+    if layout == "buttons":             # no ball keys: build the shot on the keypad's model
+        c.entry = list(range(1, 15))
+        c._made()
+    else:
+        press(c, keys + " A")
+    assert c.mode == "rackq"
+    return c
+
+
+def test_A10_C_S4_rack_question_reads_plainly_on_the_oled():
+    from test_views import oled_text
+
+    c = _rackq()
+    rows = oled_text(c.model()).split("\n")
+    assert rows[0] == "In rack area?"
+    assert "1=Cue ball: no" in rows and "2=15th ball: no" in rows
+    assert "S10 Re-rack 14" in rows and rows[-1] == "A=OK D=Back"
+    press(c, "2")
+    t = oled_text(c.model())
+    assert "2=15th ball: yes" in t and "C-S4c Rack 14," in t and "15th to head" in t
+    press(c, "1")
+    t = oled_text(c.model())
+    assert "1=Cue ball: yes" in t and "C-S4b Rack 15," in t
+    press(c, "2")
+    assert "C-S4d Rack 14," in oled_text(c.model())
+    for r in oled_text(c.model()).split("\n"):
+        assert "cue_in_rack" not in r and "ball_in_rack" not in r
+    press(c, "A")                       # sent: the case shown is the one the rules gave
+    assert c.mode == "play" and c.match.s["note"]["rack"] == "C-S4d"
+
+
+def test_A10_C_S4_rack_question_in_turkish():
+    from test_views import oled_text
+
+    c = _rackq(lang="tr")
+    press(c, "2")
+    rows = oled_text(c.model()).split("\n")
+    assert rows[0] == "Üçgende ne var?"
+    assert "1=Beyaz: yok" in rows and "2=15. top: var" in rows
+    assert "C-S4c 14 diz," in rows and rows[-1] == "A=Tamam D=Geri"
+
+
+def test_A10_C_S4_rack_question_on_the_lcds():
+    from test_views import lcd_text
+
+    for lang, want in (("en", ["1=Cue ball: no", "2=15th ball: yes", "C-S4c Rack 14, 15th",
+                                "to head spot A=OK"]),
+                       ("tr", ["1=Beyaz: yok", "2=15. top: var", "C-S4c 14 diz, 15'i",
+                               "baş noktaya A=Tamam"])):
+        c = _rackq(lang=lang)
+        press(c, "2")
+        four = [r.rstrip() for r in lcd_text(c.model(), 20, 4)]
+        assert four == want, four
+        two = [r.rstrip() for r in lcd_text(c.model(), 16, 2)]
+        assert two[1].startswith("C-S4c A="), two
+    c = _rackq()
+    press(c, "2")
+    assert [r.rstrip() for r in lcd_text(c.model(), 20, 4)] == \
+        ["1=Cue ball: no", "2=15th ball: yes", "C-S4c Rack 14, 15th", "to head spot A=OK"]
+    assert [r.rstrip() for r in lcd_text(c.model(), 16, 2)] == ["Cue no 15th yes", "C-S4c A=OK"]
+    c = _rackq(lang="tr")
+    press(c, "1")
+    assert [r.rstrip() for r in lcd_text(c.model(), 16, 2)] == ["Beyaz var 15.yok", "C-S4d A=Tamam"]
+
+
+def test_A10_rack_question_with_buttons_fits():
+    from test_views import lcd_text, oled_text
+
+    for lang in ("en", "tr"):
+        c = _rackq("buttons", lang)
+        for keys in ("", "P2", "P1", "P2"):
+            press(c, keys)
+            md = c.model()
+            t = oled_text(md)
+            assert ("P1=" in t and "P2=" in t and "FOUL=" in t), t
+            four = lcd_text(md, 20, 4)
+            assert "FOUL=" in four[2] + four[3] and md["items"][2][2] in four[1] + four[2]
+            if not (lang == "tr" and md["items"][2][2] == "C-S4c"):
+                assert four[0].startswith("P1=") and four[1].startswith("P2="), four
+            else:   # the case and the key need 3 rows: the answers take one
+                assert four[0] == "Beyaz yok 15.var    ", four
+        press(c, "FOUL")
+        assert c.mode == "play" and c.match.s["note"]["rack"] == "C-S4d"
