@@ -66,15 +66,16 @@ def shot(s, ev):
     s["rack"] += 1
     s["left"] = 15
     cue_in = ev.get("cue_in_rack")
-    if left == 0:
-        note["rack"] = "C-S4a"
-    elif cue_in and ev.get("ball_in_rack"):
-        note["rack"] = "C-S4b"
-    elif cue_in:
-        note["rack"] = "C-S4d"
-    elif ev.get("ball_in_rack"):
-        note["rack"] = "C-S4c"
-    else:
-        note["rack"] = "S10"
+    note["rack"] = rack_case(left, cue_in, ev.get("ball_in_rack"))
     if cue_in:
         s["bih"] = "kitchen"
+
+
+def rack_case(left, cue_in, ball_in):
+    """The rule for the re-rack once the 14th ball is down, left balls on the table (A10):
+    S10, or the C-S4 case of where the cue ball and the 15th ball lie."""
+    if left == 0:
+        return "C-S4a"
+    if cue_in:
+        return "C-S4b" if ball_in else "C-S4d"
+    return "C-S4c" if ball_in else "S10"

@@ -34,8 +34,10 @@ def change(c, key, d):
         c["game"] = _step(GAMES, c["game"], d)
         c["break"] = None
     elif key in ("player1", "player2"):
-        f = "p1" if key == "player1" else "p2"
+        f, o = ("p1", "p2") if key == "player1" else ("p2", "p1")
         c[f] = _step(NAMES, c[f], d)
+        if c[f] == c[o]:            # two players never share a name
+            c[f] = _step(NAMES, c[f], d)
     elif key in ("target1", "target2"):
         f = "t" + key[-1]
         c[f] = _step(TARGETS, c[f], d)

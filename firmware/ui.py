@@ -16,12 +16,17 @@ class Controller:
         self.version = 0
         self.mode = "setup"
         self.entry = []
+        self.hit = None        # the ball the referee said was hit first ("#A"), or None
         self.shift = False
         self.msg = None
         self.fault = None
         self.cursor = 0
         self.confirm = None
         self.ask = None        # type: list | None  # A10 question: [shot event, cue_in, ball_in]
+        # Actions that sent more than one event, so that one undo takes each back whole: for
+        # each, the log's length after it and its event count (flat pairs: [len, n, len, n...]).
+        # Not kept over a restart (restore, resume): then each undo takes back one event.
+        self.groups = []
         self.cfg = {"game": game, "p1": "P1", "p2": "P2", "t1": 100, "t2": 100, "r1": 5,
                     "r2": 5, "break": None, "three": True, "nine": "win"}
 
@@ -47,9 +52,12 @@ class Controller:
             return it
         if m == "help":
             return [[k, a, None] for k, a in self._play_keys()]
-        if m == "rackq":
-            return [["cue_in_rack", "toggle", self.ask[1]],   # keys 1 / P1
-                    ["ball_in_rack", "toggle", self.ask[2]], ["ok", "ok", None]]
+        if m == "rackq":   # the two answers (keys 1 / P1, 2 / P2), then ok with its C-S4 case
+            a = self.ask
+            case = rules._game("14.1").rack_case(self.match.s["left"] - len(a[0]["pots"]),
+                                                 a[1], a[2])
+            return [["cue_in_rack", "toggle", a[1]], ["ball_in_rack", "toggle", a[2]],
+                    ["ok", "ok", case]]
         return []
 
     def _called(self):
@@ -61,7 +69,7 @@ class Controller:
                     ("UNDO", "undo"), ("long:UNDO", "menu"), ("MISS", "miss"), ("OK", "safe"),
                     ("long:P1", "won_rack"))
         return (("A", "made"), ("B", "miss"), ("*", "safe"), ("C", "foul"), ("0", "scratch"),
-                ("D", "undo"), ("#", "shift"), ("##", "menu"), ("#*", "help"))
+                ("D", "undo"), ("#", "shift"), ("#A", "hit"), ("##", "menu"), ("#*", "help"))
 
     def _hints(self):
         m = self.mode
@@ -69,9 +77,10 @@ class Controller:
         b = self.layout == "buttons"
         if m == "rackq":
             return [["P1" if b else "1", "cue_in_rack"], ["P2" if b else "2", "ball_in_rack"],
-                    ["FOUL" if b else "A", "ok"]]
-        if m in ("setup", "menu", "help"):
-            return [list(x) for x in (_LABEL_MENU_BUTTONS if b else _LABEL_MENU_KEYS)]
+                    ["FOUL" if b else "A", "ok"], ["UNDO" if b else "D", "back"]]
+        if m in ("setup", "menu", "help"):  # in setup the OK key starts the match
+            return [[k, "start" if a == "ok" and m == "setup" else a]
+                    for k, a in (_LABEL_MENU_BUTTONS if b else _LABEL_MENU_KEYS)]
         if m == "lag":
             return [["P1" if b else "1", "lag0"], ["P2" if b else "2", "lag1"]]
         if m == "choice":
@@ -86,8 +95,8 @@ class Controller:
             me = "P1" if s["shooter"] == 0 else "P2"
             other = "P2" if me == "P1" else "P1"
             return [[me, "made"], [other, "miss"], ["FOUL", "foul"], ["UNDO", "undo"]]
-        return [["A", "made"], ["B", "miss"], ["C", "foul"], ["D", "clear" if self.entry
-                                                               else "undo"]]
+        return [["A", "made"], ["B", "miss"], ["C", "foul"],
+                ["D", "clear" if self.entry or self.hit is not None else "undo"]]
 
     def _options(self):
         """Keypad choice options in order, with the named-breaker re-rack of A7 split out."""
@@ -100,7 +109,8 @@ class Controller:
     def model(self):
         s = self.match.s
         return {"mode": self.mode, "lang": self.lang, "s": s,
-                "state": self.match.state(), "entry": list(self.entry), "shift": self.shift,
+                "state": self.match.state(), "entry": list(self.entry), "hit": self.hit,
+                "shift": self.shift,
                 "msg": self.msg, "hints": self._hints(), "items": self._items(),
                 "cursor": self.cursor, "fault": self.fault, "layout": self.layout}
 
@@ -109,6 +119,7 @@ class Controller:
         m = Match(log)
         m.rebuild()
         self.match = m
+        self.groups = []
         self._after()
         self.version += 1
 
@@ -119,6 +130,7 @@ class Controller:
         for ev in events:
             m.apply(ev, check)
         self.match = m
+        self.groups = []
         self._after()
         self.version += 1
 
@@ -151,6 +163,7 @@ class Controller:
             if k in ("D", "UNDO"):         # back to the settings
                 self._close()
                 self.match = Match()
+                self.groups = []
                 self.mode = "setup"
                 return
             i = {"1": 0, "2": 1, "P1": 0, "P2": 1}.get(k)
@@ -168,6 +181,7 @@ class Controller:
         """Pick the mode from the match after an accepted event."""
         s = self.match.s
         self.entry = []
+        self.hit = None
         self.shift = False
         self.cursor = 0
         if s is None:
@@ -196,11 +210,28 @@ class Controller:
                 self.match.apply({"t": "undo"}, False)
             self._refused(e)
             return False
+        if done > 1:
+            self.groups += [len(self.match.log), done]
         self._after()
         return True
 
     def _undo(self):
-        if self._send({"t": "undo"}):
+        """Take back the last user action: the events it sent (DESIGN.md undo events, each
+        taking back one accepted event), or one event where that is not known."""
+        g = self.groups
+        n = len(self.match.log)
+        k = g[-1] if g and g[-2] == n else 1
+        done = 0
+        try:
+            while done < k:
+                self.match.apply({"t": "undo"}, False)
+                done += 1
+        except rules.Refused as e:
+            self._refused(e)
+        if done:
+            if k > 1:
+                del g[-2:]
+            self._after()
             self.msg = ["undone"]
 
     # ------------------------------------------------------------ play: keypad
@@ -228,6 +259,14 @@ class Controller:
             self.mode = "help"
             self.cursor = 0
             return
+        if k == "A" and self.shift:         # "#A": the last ball entered was hit first
+            self.shift = False
+            objs = self._objs()
+            if not objs:
+                return self._bad("#A")
+            self.hit = objs[-1]
+            self.entry.remove(self.hit)
+            return
         if k.isdigit():
             b = int(k) + (10 if self.shift else 0)
             self.shift = False
@@ -251,8 +290,9 @@ class Controller:
         if k == "C":
             return self._shot_foul(None)
         if k == "D":
-            if self.entry:
+            if self.entry or self.hit is not None:
                 self.entry = []
+                self.hit = None
                 return
             return self._undo()
         return self._bad(k)
@@ -301,23 +341,36 @@ class Controller:
         return [b for b in self.entry if b]
 
     def _legal_first(self):
-        """The ball a legal shot hits first: the called ball, else the lowest legal one."""
+        """The ball the shot hits first: the one the referee named ("#A"), else a legal one:
+        the first entered ball the shooter may hit, else the lowest such ball on the table."""
+        if self.hit is not None:
+            return self.hit
         s = self.match.s
         t = s["table"]
         objs = self._objs()
-        if s["game"] == "9ball":
+        if s["game"] == "9ball" or s["breaking"] and t:
             return t[0]
         if s["game"] == "14.1":
             return objs[0] if objs else 1
-        if s["breaking"]:
-            return t[0]
-        if objs and objs[0] != 8:
-            return objs[0]
+        ok = self._may_hit()
+        for b in objs:              # C-E2: a ball of the other group entered is only pocketed
+            if b in ok:
+                return b
+        return ok[0]
+
+    def _may_hit(self):
+        # 8-ball: the balls the shooter may hit first (C-E1, E7; the 8 once the group is down).
+        s = self.match.s
+        t = s["table"]
         g = s["groups"]
-        if g is None:
-            return [b for b in t if b != 8][0] if len(t) > 1 else 8
-        own = [b for b in t if rules.group_of(b) == g[s["shooter"]]]
-        return own[0] if own else 8
+        ok = [b for b in t if b != 8 and (g is None or rules.group_of(b) == g[s["shooter"]])]
+        return ok or [8]
+
+    def _wrong(self, b):
+        s = self.match.s
+        if s["game"] == "14.1":
+            return False
+        return b != s["table"][0] if s["game"] == "9ball" else b not in self._may_hit()
 
     def _base(self):
         s = self.match.s
@@ -337,7 +390,8 @@ class Controller:
             return self._shot_foul(None)
         ev["pots"] = objs
         if s["game"] == "14.1" or s["game"] == "8ball" and not s["breaking"]:
-            ev["call"] = objs[0]                  # S2, E8: the called ball went in (A8)
+            # S2, E8: the called ball went in (A8): the shooter's ball hit first, if it went in
+            ev["call"] = ev["first"] if ev["first"] in objs else objs[0]
             ev["made"] = True
         if s["game"] == "14.1" and not s["breaking"] and s["left"] - len(objs) <= 1 \
                 and s["p"][s["shooter"]][rules.SCORE] + len(objs) < s["target"][s["shooter"]]:
@@ -367,11 +421,13 @@ class Controller:
 
     def _shot_foul(self, rule):
         """A foul: a scratch when the cue ball is entered, else the referee's rule, else a
-        bad hit (no legal first contact, G3); on a break, a bad break."""
+        bad hit (no legal first contact, G3); on a break, a bad break (14.1: C alone)."""
         s = self.match.s
         ev = self._base()
         ev["pots"] = list(self.entry)
-        if s["breaking"]:
+        if s["breaking"] and not (s["game"] == "14.1" and 0 in self.entry and not rule):
+            # a bad break; in 14.1 a scratch (0 entered) is one on a legal break instead: a
+            # foul, -1, ball in hand in the kitchen, the table as it lies (S4, C-S2)
             ev["break_rails"] = 0
             ev["cue_rail"] = False
             if 0 not in self.entry and not rule and not self._objs():
@@ -379,7 +435,9 @@ class Controller:
         if rule:
             ev["foul"] = rule
         elif 0 not in self.entry and not s["breaking"]:
-            ev["first"] = None
+            # no legal first contact (G3), or the wrong ball named with "#A" (E7, C-E1, N5)
+            h = self.hit
+            ev["first"] = h if h is not None and self._wrong(h) else None
         self._send(ev)
 
     def _push(self):
@@ -506,7 +564,7 @@ class Controller:
             else:
                 self._change(item, 1)
             return
-        if act == "start":
+        if act == "start" or self.mode == "setup":  # 5 / FOUL start from any row
             return self._start()
         if act in ("set", "lang"):
             return self._change(item, 1)
@@ -540,6 +598,7 @@ class Controller:
         ev = _setup().new_event(self.cfg)
         st = self.store
         self.match = Match(None if st is None else st.fresh())
+        self.groups = []
         if self._send(ev):
             self.msg = ["started"]
             unload("setup")  # its code is not needed until the next new match

@@ -275,11 +275,16 @@ def _alerts(model, w):
     if m:
         out.append(m)
     entry = model.get("entry") or []
-    if entry or model.get("shift"):
+    hit = model.get("hit")
+    if entry or model.get("shift") or hit is not None:
         t = _tx(model, "entry") + " " + " ".join([str(b) for b in entry])
         if model.get("shift"):
             t += " 1_"
-        out.append(([t], t, 0))
+        if hit is None:
+            out.append(([t], t, 0))
+        else:  # the ball the referee named as hit first ("#A")
+            h = _tx(model, "hit_n", hit)
+            out.append(([t, h], t + " " + h, 0))
     if st["winner"] is not None:
         t = _tx(model, "wins", _name(model, st["winner"]))
         out.append(([_tx(model, "over"), t], t, 1))
@@ -446,7 +451,8 @@ def _item_line(model, it, sel):
     action = it[1] if len(it) > 1 else ""
     value = it[2] if len(it) > 2 else None
     code = model.get("lang") or "en"
-    if lang.has("f_" + label, code):
+    field = lang.has("f_" + label, code)
+    if field:
         text = _tx(model, "f_" + label)  # a setup field: its name, then its value
     elif label == action or not label:
         text = _tx(model, action) if action else ""  # a menu entry
@@ -463,7 +469,7 @@ def _item_line(model, it, sel):
             v = _tx(model, "g_" + value)
         else:
             v = str(value)
-        if v not in text:
+        if field or v not in text:  # a menu row may name its rule already ("Touch G5.4")
             text = (text + ": " + v) if text else v
     return (">" if sel else " ") + text
 
@@ -501,6 +507,45 @@ def _list_screen(model, w, h):
     return _cut(lines, w, h), [], inv
 
 
+def _rackq_screen(model, w, h):
+    # The A10 question: both answers with their keys, the C-S4 case they give, the key that
+    # sends. Short displays take the answers on one row, then the case by its rule ID only.
+    it = model.get("items") or []
+    ans = []
+    vals = []
+    for i in (0, 1):
+        v = _tx(model, "v_yes" if it[i][2] else "v_no")
+        vals.append(v)
+        t = "%s=%s: %s" % (_hint_key(model, it[i][0]), _tx(model, "f_" + it[i][0]), v)
+        ans.append(t if len(t) <= w else t.replace(": ", ":"))
+    case = it[2][2]
+    body = wrap(case + " " + _tx(model, "rack_" + case), w)
+    send = _hint_items(model, ("ok", "back"))
+    if h >= 8:
+        keys = pack(send, w)
+        lines = [_tx(model, "mode_rackq")] + ans + body
+        while len(lines) + len(keys) < h:
+            lines.append("")
+        return _cut(lines + keys, w, h), [], [0]
+    s = send[0]
+    if len(body[-1]) + 1 + len(s) <= w:
+        body[-1] += " " + s
+    else:
+        body.append(s)
+    if len(ans) + len(body) > h:
+        ans = [_tx(model, "rq_both", vals[0], vals[1])]
+    if len(ans) + len(body) > h:
+        body = [case + " " + s]
+    return _cut(ans + body, w, h), [], []
+
+
+def _hint_key(model, action):
+    for h in model.get("hints") or ():
+        if h[1] == action:
+            return _key_name(model, h[0])
+    return "?"
+
+
 def _cut(lines, w, h):
     # lines made exactly h long, each at most w columns (in place: no copies).
     del lines[h:]
@@ -515,6 +560,8 @@ def _cut(lines, w, h):
 def screen(model, w, h):
     """(lines, big rows, inverse rows) for a text display of w columns and h rows."""
     mode = model.get("mode")
+    if mode == "rackq" and len(model.get("items") or ()) > 2:
+        return _rackq_screen(model, w, h)
     if model.get("state") is None or mode in ("setup", "menu", "help", "rackq"):
         return _list_screen(model, w, h)
     return _game_screen(model, w, h)

@@ -8,7 +8,7 @@ alloc = gc.mem_alloc  # pyright: ignore[reportAttributeAccessIssue] (MicroPython
 CORE = ("firmware.rules", "firmware.rules_141", "firmware.match")
 APP = CORE + ("firmware.ui", "firmware.lang", "firmware.views", "firmware.keys",
               "firmware.drivers.oled", "ssd1306", "firmware.app")
-KEYS = "8 6 6 8 4 4 4 4 4 8 4 4 4 4 4 8 8 8 5 2 B A 3 5 A B 0 C * C".split()
+KEYS = "8 6 8 4 4 4 4 4 8 4 4 4 4 4 8 8 8 5 2 B A 3 5 A B 0 C * C".split()
 
 
 def _steps():

@@ -37,8 +37,9 @@ def _drain(steps):
 
 
 def steps_straight_pool_match_by_keypad():
-    keys = ["8", "6", "6", "8", "6", "6", "8"] + ["4"] * 5 + ["8"] + ["4"] * 5 + \
-        ["8", "8", "8", "5",                     # setup: Ali v Ayşe to 25, start
+    keys = ["8", "6", "8", "6", "8"] + ["4"] * 5 + ["8"] + ["4"] * 5 + \
+        ["8", "8", "8", "5",                     # setup: Ali v Ayşe to 25 (a name step skips
+                                                 # the other player's name), start
          "2",                                    # lag: Ayşe breaks
          "B",                                    # legal dry break (S4 (2))
          "A",                                    # Ali makes one
@@ -146,3 +147,96 @@ def steps_nine_ball_match_by_buttons():
 
 def test_nine_ball_match_by_buttons():
     _drain(steps_nine_ball_match_by_buttons())
+
+
+def steps_eight_ball_other_group_and_first_hit_by_keypad():
+    # C-E2: the opponent's ball pocketed alone is a legal shot; "#A" names the ball hit first (E7).
+    keys = ["8", "8", "8"] + ["4"] * 4 + ["8"] + ["4"] * 4 + ["8"] * 4 + ["5",
+            "2",                                 # lag: P2 breaks
+            "3", "#", "1", "A",                  # 3 and 11 down on the break
+            "2", "A",                            # the 2 called and made: P2 solids
+            "#", "2", "B",                       # the 12 down, not as called: no foul (C-E2)
+            "4", "#", "A", "B",                  # P1 hits the 4 first: foul E7, BIH for P2
+            "1", "4", "5", "6", "7", "A",        # the rest of the solids
+            "8", "A"]                            # the 8, called: E11
+    out = []
+    yield from run_keys_steps("keypad", "8ball", keys, out)
+    c = out[0]
+    events = [
+        {"t": "new", "game": "8ball", "players": ["P1", "P2"], "race": [1, 1]},
+        {"t": "lag", "breaker": 1},
+        {"t": "shot", "first": 1, "pots": [3, 11], "break_rails": 4, "rail": True},
+        {"t": "shot", "first": 2, "pots": [2], "call": 2, "made": True, "rail": True},
+        {"t": "shot", "first": 1, "pots": [12], "rail": True},
+        {"t": "shot", "first": 4, "rail": True},
+        {"t": "shot", "first": 1, "pots": [1, 4, 5, 6, 7], "call": 1, "made": True,
+         "rail": True},
+        {"t": "shot", "first": 8, "pots": [8], "call": 8, "made": True, "rail": True},
+    ]
+    yield from check_steps(c, events)
+    assert c.match.state()["winner"] == 1
+
+
+def test_eight_ball_other_group_and_first_hit_by_keypad():
+    _drain(steps_eight_ball_other_group_and_first_hit_by_keypad())
+
+
+def steps_straight_pool_scratch_on_a_legal_break_by_keypad():
+    # S4, C-S2: "0 C" on the break is a legal break with a scratch (-1, BIH kitchen, no choice).
+    keys = ["8", "8", "8"] + ["4"] * 5 + ["8"] + ["4"] * 5 + ["8", "8", "8", "5",  # to 25
+            "1",                                 # lag: P1 breaks
+            "0", "C",                            # a legal break, cue ball in: -1
+            "C",                                 # P2 fouls: -1
+            "1", "2", "3", "4", "5", "6", "7", "8", "9", "#", "0", "#", "1", "#", "2",
+            "#", "3", "#", "4", "A", "A",        # P1 makes 14: S10, nothing in the way
+            "1", "2", "3", "4", "5", "6", "7", "8", "9", "#", "0", "#", "1", "#", "2", "A"]
+    out = []
+    yield from run_keys_steps("keypad", "14.1", keys, out)
+    c = out[0]
+    events = [
+        {"t": "new", "game": "14.1", "players": ["P1", "P2"], "target": [25, 25]},
+        {"t": "lag", "breaker": 0},
+        {"t": "shot", "first": 1, "pots": [0], "break_rails": 2, "cue_rail": True, "rail": True},
+        {"t": "shot", "first": None, "rail": True},
+        {"t": "shot", "first": 1, "pots": list(range(1, 15)), "call": 1, "made": True,
+         "rail": True},
+        {"t": "shot", "first": 1, "pots": list(range(1, 13)), "call": 1, "made": True,
+         "rail": True},
+    ]
+    yield from check_steps(c, events)
+    st = c.match.state()
+    assert st["winner"] == 0 and st["players"][0]["score"] == 25
+    assert st["players"][1]["score"] == -1 and st["rack"] == 2
+
+
+def test_straight_pool_scratch_on_a_legal_break_by_keypad():
+    _drain(steps_straight_pool_scratch_on_a_legal_break_by_keypad())
+
+
+def steps_eight_ball_long_press_undone_by_buttons():
+    # One UNDO takes back one action: a long press that sent a miss, a group and the 8.
+    keys = ["P1"] * 3 + ["P2"] * 11 + ["P1"] + ["P2"] * 11 + ["OK",   # race to 1, start
+            "P1",                                # lag: P1 breaks
+            "P2",                                # P2's button on P1's break: a dry break
+            "long:P1", "UNDO",                   # P1 "won the rack" by mistake: one UNDO
+            "MISS",                              # P2 misses
+            "long:P2"]                           # P1 misses, P2 clears the solids and the 8
+    out = []
+    yield from run_keys_steps("buttons", "8ball", keys, out)
+    c = out[0]
+    events = [
+        {"t": "new", "game": "8ball", "players": ["P1", "P2"], "race": [1, 1]},
+        {"t": "lag", "breaker": 0},
+        {"t": "shot", "first": 1, "break_rails": 4, "rail": True},
+        {"t": "shot", "first": 1, "rail": True},
+        {"t": "shot", "first": 1, "rail": True},
+        {"t": "shot", "first": 1, "pots": [1, 2, 3, 4, 5, 6, 7], "call": 1, "made": True,
+         "rail": True},
+        {"t": "shot", "first": 8, "pots": [8], "call": 8, "made": True, "rail": True},
+    ]
+    yield from check_steps(c, events)
+    assert c.match.state()["winner"] == 1 and len(c.match.log) == len(events)
+
+
+def test_eight_ball_long_press_undone_by_buttons():
+    _drain(steps_eight_ball_long_press_undone_by_buttons())
