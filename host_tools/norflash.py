@@ -26,7 +26,7 @@ Shim(fs), installed(fs)     os-like functions over a mounted LittleFS (listdir, 
 cuts(image, log)            every image a power cut during the run could leave: before each
                             operation (it not done) and, for a program, with half of it done.
 match_141(), match_9ball()  legal matches made by the rules core (seeded, with undos).
-wear_figures()              the wear of a 150-point 14.1 match and a 9-ball race on a 352-block
+wear_figures(), report()    the wear of a 150-point 14.1 match and a 9-ball race on a 352-block
                             filesystem, and the one-file alternative, for tests and make bench.
 """
 
@@ -424,7 +424,7 @@ def _mark(nor):
     return {"erases": list(nor.erases), "progs": nor.progs, "prog_bytes": nor.prog_bytes}
 
 
-def wear_figures(block_count=PICO_BLOCKS, per_day=10, years=5, cycles=100000, seed=1):
+def wear_figures(block_count=PICO_BLOCKS, per_day=10, years=5, cycles=100000, seed=2):
     """Erases and programs of a 150-point 14.1 match and a 9-ball race to 7 played through the
     Store's journal (the 14.1 one archived when the 9-ball one starts), on a fresh filesystem
     of block_count blocks, and the same 14.1 records appended to one file instead.
@@ -436,8 +436,8 @@ def wear_figures(block_count=PICO_BLOCKS, per_day=10, years=5, cycles=100000, se
       worst:    no levelling at all across matches: the block erased most in one match is
                 erased that often in every match."""
     nor, fs = new_fs(block_count)
-    a = match_141(seed)
-    b = match_9ball(seed)
+    a = match_141(seed)  # seed 2: 794 events, 150 to 142
+    b = match_9ball(seed)  # seed 2: 201 events, 7 racks to 6
     m0 = _mark(nor)
     play_journal(a, nor, fs)
     f141 = _counts(nor, m0, len(a))
@@ -454,7 +454,7 @@ def wear_figures(block_count=PICO_BLOCKS, per_day=10, years=5, cycles=100000, se
     out = {"block_count": block_count, "matches_5y": matches, "cycles": cycles,
            "m141": f141, "m9": f9, "one_file": fone,
            "records": len(lines), "bad_progs": nor.bad_progs + nor2.bad_progs}
-    for key, f in (("m141", f141), ("one_file", fone)):
+    for f in (f141, fone):
         f["wear_levelled"] = f["erases"] * matches / block_count / cycles
         f["wear_worst"] = f["max_block"] * matches / cycles
     return out
