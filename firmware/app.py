@@ -109,10 +109,11 @@ def new_controller(layout, lang="en", game="14.1", log=None, store=None):
     ctl = Controller(layout, lang, game, store)
     if store is not None and log is None:
         cfg, problem = store.load_settings()
-        for k in ctl.cfg:
-            if k in cfg:
-                ctl.cfg[k] = cfg[k]
-        ctl.lang = cfg["lang"]
+        if cfg:
+            for k in ctl.cfg:
+                if k in cfg:
+                    ctl.cfg[k] = cfg[k]
+            ctl.lang = cfg["lang"]
         log = store.resume()
         if problem:
             ctl.msg = ["bad_settings", problem]

@@ -3,18 +3,22 @@
 # and the events after it (fewer than 16), whatever the length of the match.
 #
 # On flash, in the folder `root` (littlefs on a board):
-#   e<n>/<m>   records seq 256n + 4m .. +3, one line each:  "SEQ DEPTH KIND PAYLOAD CRC\n"
+#   e<n>/<m>   records seq 64n + 4m .. +3, one line each:  "SEQ DEPTH KIND PAYLOAD CRC\n"
 #              KIND "e" (PAYLOAD: the event's JSON) or "u" (an undo, PAYLOAD "-"); DEPTH is the
 #              number of accepted events after it; CRC the CRC-32 of the line before " CRC".
 #              Four records a file keep each file under littlefs's inline size (512 bytes on a
 #              Pico), so an append commits into the folder's metadata instead of copying a
-#              4 KB data block; 64 files a folder keep the folders small.
-#   s<n>/<m>   the snapshot of window w = 64n + m: "SEQ DEPTH STATE CRC" with DEPTH = 16w, STATE
+#              4 KB data block (a quarter of the erases of one growing file, measured).
+#   p<n>       once folder e<n> holds its 64 records: the same lines packed into one file
+#              (written whole, renamed into place, then the folder goes), as small files cost
+#              littlefs about four times their size in metadata blocks.
+#   s<n>/<m>   the snapshot of window w = 16n + m: "SEQ DEPTH STATE CRC" with DEPTH = 16w, STATE
 #              the rules state after those events, SEQ the record that brought the match there.
 #              Written to a temporary name, then renamed over the old one (atomic on littlefs).
-# The record of what happened is never rewritten: an undo is a record of its own. A snapshot is
-# valid while no later record went below its depth; recovery checks that, so a power cut between
-# an event and its snapshot costs at most 16 more replays once.
+# The record of what happened is never changed: an undo is a record of its own, and a pack is a
+# copy made durable before the files it copies go. A snapshot is valid while no later record
+# went below its depth; recovery checks that, so a power cut between an event and its snapshot
+# costs at most 16 more replays once.
 import json
 import os
 
@@ -30,7 +34,8 @@ except ImportError:
 
 _K = const(16)  # a snapshot every _K events of depth (match._K)
 _R = const(4)  # records a file
-_F = const(64)  # files a folder
+_F = const(16)  # files a folder (fewer: littlefs rewrites its folder blocks less often)
+_P = const(64)  # records a folder, and a pack: _R * _F
 
 
 class Damaged(ValueError):
@@ -148,7 +153,11 @@ class Journal:
 
     def append(self, ev, state):
         line = json.dumps(ev, separators=(",", ":"))
-        self._write(self.depth + 1, "e", line)
+        try:
+            self._write(self.depth + 1, "e", line)
+        except OSError:  # the flash failed or is full: RAM goes back to what flash holds
+            self.open()
+            raise
         self.depth += 1
         self.lines.append(line)
         if self.depth % _K == 0:
@@ -204,6 +213,28 @@ class Journal:
         f.write(_line("%d %d %s %s" % (seq, depth, kind, payload)))
         f.flush()  # committed before the display confirms it
         self.head = seq
+        if seq % _P == _P - 1:
+            f.close()
+            self._f = None
+            self._pack(seq // _P)
+
+    def _pack(self, n):
+        # Folder e<n> is full: copy its records into p<n> (whole, then renamed), then let the
+        # folder go. A power cut before the rename leaves the folder as it was; after it, open()
+        # finishes removing the folder.
+        d = "%s/e%d" % (self.root, n)
+        path = "%s/p%d" % (self.root, n)
+        with open(path + ".new", "wb") as out:
+            for m in range(_F):
+                data = _read("%s/%d" % (d, m))
+                recs, used = parse(data or b"", (n * _F + m) * _R)
+                if len(recs) != _R or used != len(data):
+                    out.close()
+                    os.remove(path + ".new")
+                    return  # something there is not as written: keep the small files
+                out.write(data)
+        os.rename(path + ".new", path)
+        _drop(d)
 
     def close(self):
         if self._f is not None:
@@ -213,12 +244,30 @@ class Journal:
     # ------------------------------------------------------------ reading back
 
     def _path(self, seq):
-        return "%s/e%d/%d" % (self.root, seq // (_R * _F), seq // _R % _F)
+        return "%s/e%d/%d" % (self.root, seq // _P, seq // _R % _F)
 
     def records(self, start, stop):
         """The records with seq start .. stop - 1, in order (Damaged if one is unreadable)."""
         seq = start
         while seq < stop:
+            pack = "%s/p%d" % (self.root, seq // _P)
+            if _exists(pack):
+                with open(pack, "rb") as f:  # a line at a time: a pack is about 5 KB
+                    first = seq - seq % _P
+                    k = first
+                    line = f.readline()
+                    while line and seq < stop and k < first + _P:
+                        if k >= seq:
+                            recs = parse(line, k)[0]
+                            if not recs:
+                                break
+                            yield recs[0]
+                            seq += 1
+                        k += 1
+                        line = f.readline()
+                if seq < stop and seq % _P:
+                    raise Damaged("journal: record %d is unreadable (%s)" % (seq, pack))
+                continue
             first = seq - seq % _R
             text = _read(self._path(seq))
             recs = parse(text, first)[0] if text else []
@@ -289,9 +338,17 @@ class Journal:
             for name in os.listdir("%s/s%d" % (root, n)):
                 if name.endswith(".new"):
                     os.remove("%s/s%d/%s" % (root, n, name))
+        packs = _ints(names, "p")
+        for name in names:
+            if name.endswith(".new"):  # a pack that was not renamed into place
+                os.remove(root + "/" + name)
+        for n in packs:  # the rename was done; the copied folder had not gone yet
+            if "e%d" % n in names:
+                _drop("%s/e%d" % (root, n))
         self.head = -1
         self.depth = 0
-        for n in sorted(_ints(names, "e"), reverse=True):
+        folders = [n for n in _ints(names, "e") if n not in packs]
+        for n in sorted(folders, reverse=True):
             d = "%s/e%d" % (root, n)
             for name in os.listdir(d):  # a cut stopped half-way (see _cut): finish or drop it
                 if name.endswith(".tmp"):
@@ -313,6 +370,9 @@ class Journal:
                     break
             if self.head >= 0:
                 break
+        if packs and (max(packs) + 1) * _P - 1 > self.head:  # the newest records are packed
+            for r in self.records(max(packs) * _P + _P - 1, max(packs) * _P + _P):
+                self.head, self.depth = r[0], r[1]
         self.bw, self.snap, self.lines = self._find(self.depth)
         return self
 
@@ -331,6 +391,13 @@ class Journal:
         self.moved.append(bad)
         if used:
             os.rename(path + ".tmp", path)
+
+
+def _drop(d):
+    # Remove folder d and its files.
+    for name in os.listdir(d):
+        os.remove(d + "/" + name)
+    os.rmdir(d)
 
 
 def _exists(path):

@@ -49,6 +49,7 @@ T = (
     "\nm_started\tMatch started"
     "\nm_undone\tUndone"
     "\nm_nothing\tNothing to undo"
+    "\nm_not_saved\tNot saved: flash"
     "\nm_resumed\tResumed: {} events"
     "\nm_resumed_lost\tResumed, {} lost"
     "\nm_bad_settings\tBad setting: {}"

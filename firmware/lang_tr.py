@@ -49,6 +49,7 @@ T = (
     "\nm_started\tMaç başladı"
     "\nm_undone\tGeri alındı"
     "\nm_nothing\tGeri alınacak yok"
+    "\nm_not_saved\tKaydedilemedi"
     "\nm_resumed\tDevam: {} olay"
     "\nm_resumed_lost\tDevam, {} kayıp"
     "\nm_bad_settings\tHatalı ayar: {}"

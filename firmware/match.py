@@ -71,13 +71,18 @@ class Match:
             self.undo()
             return
         try:
-            self.s = rules.apply(self.s, ev)
+            s = rules.apply(self.s, ev)
         except rules.Refused:
             raise
         except Exception:
             self.rebuild()   # a bug half-way through: put the last good state back
             raise
-        self.log.append(ev, self.s)
+        try:
+            self.log.append(ev, s)  # on a journal: committed to flash before it counts
+        except Exception:
+            self.rebuild()   # the state the log holds (the event if it was recorded)
+            raise
+        self.s = s
 
     def undo(self):
         """Take back the last accepted event (DESIGN.md); the new event itself stays."""

@@ -1,8 +1,10 @@
 # What the board keeps on flash: the current match's journal, the archive of finished ones, and
 # the settings, under one folder (the filesystem's root on a board).
 #   match/           the journal of the match being played (firmware/journal.py)
-#   hist/<n>/        archived matches, n counting up; at most _KEEP of them and _BYTES in all:
-#                    the oldest go first when a new match starts
+#   hist/<n>/        archived matches, n counting up: at most _KEEP of them, and the oldest go
+#                    first (when a new match starts) until _FREE of the filesystem is free, room
+#                    for a long match (a 150-point 14.1 match of 800 events takes about 54 of a
+#                    Pico's 352 blocks, a 5,000-event one about 310)
 #   settings.json    players, game, target/race, options, language, brightness (validated)
 import json
 import os
@@ -15,7 +17,7 @@ except ImportError:
     const = lambda x: x  # noqa: E731
 
 _KEEP = const(20)  # archived matches kept at most
-_BYTES = const(393216)  # and at most this many bytes of them (384 KB; a Pico has 1.4 MB)
+_FREE = const(40)  # percent of the filesystem's blocks left free for the new match
 
 # The settings and what each may be: (name, default, check) with check a tuple of the allowed
 # values, or an int bound (a whole number from 1 to it), or "name" (a player's name).
@@ -59,20 +61,6 @@ def validate(data):
         out["p1"], out["p2"] = "P1", "P2"
         problem = problem or "p2"
     return out, problem
-
-
-def tree_bytes(path):
-    """Bytes of the files under path (a folder or a file)."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return 0
-    if not st[0] & 0x4000:
-        return st[6]
-    n = 0
-    for name in os.listdir(path):
-        n += tree_bytes(path + "/" + name)
-    return n
 
 
 def remove_tree(path):
@@ -139,23 +127,26 @@ class Store:
 
     def prune(self):
         nums = self.archived()
-        sizes = [tree_bytes("%s/%d" % (self.hist, n)) for n in nums]
-        total = sum(sizes)
         i = 0
-        while i < len(nums) - 1 and (len(nums) - i > _KEEP or total > _BYTES):
+        while i < len(nums) and (len(nums) - i > _KEEP or self.free() < _FREE):
             remove_tree("%s/%d" % (self.hist, nums[i]))
-            total -= sizes[i]
             i += 1
+
+    def free(self):
+        """Percent of the filesystem's blocks that are free (os.statvfs)."""
+        st = os.statvfs(self.root or ".")
+        return st[3] * 100 // st[2] if st[2] else 100
 
     # ------------------------------------------------------------ settings
 
     def load_settings(self):
-        """(settings, problem): problem is None, or names what was wrong (then defaults)."""
+        """(settings, problem): problem is None, or names what was wrong (then defaults);
+        (None, None) when there are none yet (the board profile's choices stand)."""
         try:
             with open(self.settings_path) as f:
                 data = json.loads(f.read())
         except OSError:
-            return defaults(), None  # none yet
+            return None, None
         except ValueError:
             return defaults(), "settings"
         return validate(data)

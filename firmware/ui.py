@@ -147,6 +147,8 @@ class Controller:
             self._key(kind == "long", name)
         except (rules.Refused, ValueError) as e:
             self._refused(e)
+        except OSError:  # the journal could not write: the event did not count
+            self.msg = ["not_saved"]
 
     def _refused(self, e):
         if isinstance(e, rules.Refused):

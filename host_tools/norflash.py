@@ -210,6 +210,12 @@ class Shim:
 
     rmdir = remove
 
+    def statvfs(self, path):
+        # As MicroPython's on littlefs: (bsize, frsize, blocks, bfree, bavail, ...).
+        cfg = self.fs.cfg
+        free = cfg.block_count - self.fs.used_block_count
+        return (cfg.block_size, cfg.block_size, cfg.block_count, free, free, 0, 0, 0, 0, 255)
+
     def stat(self, path):
         st = self.call(lfs.stat, path)
         mode = 0x4000 if st.type == lfs.LFSStat.TYPE_DIR else 0x8000
@@ -237,6 +243,16 @@ class File:
     def read(self):
         size = self.shim.call(lfs.file_size, self.fh) - self.shim.call(lfs.file_tell, self.fh)
         data = self.shim.call(lfs.file_read, self.fh, size)
+        return data if self.binary else data.decode()
+
+    def readline(self):
+        # Up to and with the next newline (MicroPython's files have it too).
+        start = self.shim.call(lfs.file_tell, self.fh)
+        data = self.shim.call(lfs.file_read, self.fh, 512)
+        i = data.find(b"\n")
+        if i >= 0:
+            data = data[:i + 1]
+            self.shim.call(lfs.file_seek, self.fh, start + i + 1, 0)
         return data if self.binary else data.decode()
 
     def flush(self):
@@ -394,18 +410,12 @@ def one_file(lines, nor, fs, path="one.log"):
 
 
 def journal_lines(fs, root="match"):
-    """The record lines of the journal in root, in order."""
+    """The record lines of the journal in root, in order (read back through the journal)."""
     from firmware import journal
 
-    out = []
-    with installed(fs) as shim:
-        j = journal.Journal(root)
-        for n in sorted(journal._ints(shim.listdir(root), "e")):
-            d = "%s/e%d" % (root, n)
-            for m in sorted(journal._ints(shim.listdir(d), "")):
-                with shim.open("%s/%d" % (d, m), "rb") as f:
-                    out.extend(x.decode() + "\n" for x in f.read().split(b"\n") if x)
-        assert len(out) == j.open().head + 1
+    with installed(fs):
+        j = journal.Journal(root).open()
+        out = [journal._line("%d %d %s %s" % r) for r in j.records(0, j.head + 1)]
         j.close()
     return out
 

@@ -157,12 +157,12 @@ def foul_bih_table(m, shooter, n=1):
     assert st["pending"] is None
 
 
-def long_141(n, seed=1, undo_every=0, log=None):
+def long_141(n, seed=1, undo_every=0, log=None, m=None):
     """A legal 14.1 match of n accepted events (made balls, misses, safeties, fouls, and an undo
     every undo_every events), event dicts made one at a time. Deterministic (a small LCG: no
     random module on MicroPython); each event is judged by the rules core as it is made, on a
-    Match kept on log (a journal where the heap is small) or in RAM."""
-    m = Match(log)
+    Match kept on log (a journal where the heap is small) or in RAM, or on m, a Match given."""
+    m = m or Match(log)
     made = {"t": "shot", "first": 1, "pots": [1], "call": 1, "made": True, "rail": True}
     kinds = (made, made, made, {"t": "shot", "first": 1, "rail": True},
              {"t": "shot", "first": 1, "call": "safety", "rail": True},

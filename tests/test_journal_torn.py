@@ -29,8 +29,17 @@ class MemFile:
         return len(data)
 
     def read(self):
-        data = self.fs.files[self.path]
+        data = self.fs.files[self.path][self.pos:]
+        self.pos += len(data)
         return data if "b" in self.mode else data.decode()
+
+    def readline(self):
+        data = self.fs.files[self.path]
+        i = data.find(b"\n", self.pos)
+        end = len(data) if i < 0 else i + 1
+        line = data[self.pos:end]
+        self.pos = end
+        return line if "b" in self.mode else line.decode()
 
     def flush(self):
         pass
@@ -90,6 +99,9 @@ class MemFS:
 
     def remove(self, path):
         del self.files[path]
+
+    def rmdir(self, path):
+        self.dirs.remove(path)
 
     def copy(self):
         return MemFS(self.files, self.dirs)

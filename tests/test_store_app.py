@@ -1,0 +1,96 @@
+# The scoreboard with its match on flash (issue 10): a board that boots resumes the match with
+# the same screen and says so, bad settings give defaults and name what was wrong, a flash that
+# can't write refuses the shot without losing anything, a new match archives the last one.
+import json
+
+from firmware import journal, views
+from firmware.app import new_controller
+from firmware.store import Store
+from tests.helpers import scratch_dir
+
+NINE = "1 A A A B C 0 C B A".split()  # after setup: P1 breaks, shots of all kinds
+
+
+def _board(root, keys=(), game="9ball"):
+    ctl = new_controller("keypad", "en", game, store=Store(root))
+    for k in keys:
+        ctl.key("press", k)
+    return ctl
+
+
+def _screen(ctl):
+    lines, _, _ = views.render(ctl.model(), "oled")
+    return lines
+
+
+def test_a_power_cut_resumes_the_same_match_and_screen():
+    root = scratch_dir("boot")
+    a = _board(root, ["5"] + NINE)
+    state, shown = a.match.state(), _screen(a)
+    a.match.log.close()  # the power goes: nothing else is kept
+    b = _board(root)
+    assert b.match.state() == state and b.mode == a.mode == "play"
+    assert b.msg == ["resumed", len(a.match.log)]
+    assert any("Resumed" in line for line in _screen(b))
+    b.key("press", "B")  # and it goes on: one more key, the message goes
+    assert _screen(b)[:2] == shown[:2] or b.match.state() != state
+
+
+def test_a_blank_filesystem_starts_on_the_new_match_screen():
+    ctl = _board(scratch_dir("blank"))
+    assert ctl.mode == "setup" and ctl.msg is None and ctl.match.s is None
+
+
+def test_settings_of_the_last_match_come_back_and_bad_ones_are_named():
+    root = scratch_dir("cfg")
+    a = _board(root, ["8", "6", "5"], game="8ball")  # player 1's name changed, then start
+    name = a.cfg["p1"]
+    assert name != "P1"
+    a.match.log.close()
+    st = Store(root)
+    st.fresh().close()  # the match goes to the archive: the next boot shows the setup
+    b = _board(root)
+    assert b.mode == "setup" and b.cfg["p1"] == name and b.cfg["game"] == "8ball"
+    with open(st.settings_path, "w") as f:
+        f.write(json.dumps({"game": "8ball", "r1": "seven"}))
+    c = _board(root)
+    assert c.msg == ["bad_settings", "r1"] and c.cfg["r1"] == 5 and c.cfg["game"] == "8ball"
+
+
+def test_a_flash_that_cannot_write_refuses_the_shot_and_loses_nothing(monkeypatch):
+    root = scratch_dir("full")
+    ctl = _board(root, ["5"] + NINE[:4])
+    before = ctl.match.state()
+    real = journal.Journal._write
+
+    def full(self, depth, kind, payload):
+        raise OSError(28, "no space left on device")
+
+    monkeypatch.setattr(journal.Journal, "_write", full)
+    ctl.key("press", "B")
+    assert ctl.msg == ["not_saved"] and ctl.match.state() == before
+    monkeypatch.setattr(journal.Journal, "_write", real)
+    ctl.key("press", "B")
+    after = ctl.match.state()
+    assert after != before
+    ctl.match.log.close()
+    assert _board(root).match.state() == after
+
+
+def test_a_new_match_archives_the_last_one():
+    root = scratch_dir("arch")
+    a = _board(root, ["5"] + NINE)
+    n = len(a.match.log)
+    for k in ("#", "#"):  # the menu: New match, twice to confirm, then start
+        a.key("press", k)
+    while a.model()["items"][a.cursor][0] != "newmatch":
+        a.key("press", "8")
+    a.key("press", "5")
+    a.key("press", "5")
+    assert a.mode == "setup"
+    a.key("press", "5")
+    st = Store(root)
+    assert st.archived() == [1]
+    old = journal.Journal(st.hist + "/1").open()
+    assert len(old) == n
+    old.close()
