@@ -3,6 +3,8 @@
 # them, the match states, the runner's status, and the heap it needed (Run.res).
 # Used by tests/test_app_mp.py and host_tools/bench.py.
 import json
+import shutil
+from pathlib import Path
 
 from host_tools import mpy
 from host_tools.fakehw import decoder, screen_text
@@ -23,10 +25,17 @@ MODULES = {"app": ("firmware.rules", "firmware.match", "firmware.lang", "firmwar
 
 class Run:
     # One mp_app run, decoded: screens at each "mark", states, status lines, the heap.
-    def __init__(self, kind, layout, lang, game, cmds, error_ms=2000, heap=HEAP):
+    def __init__(self, kind, layout, lang, game, cmds, error_ms=2000, heap=HEAP, store="-",
+                 flash=None):
+        # store "lfs": the match on littlefs in the run's flash.bin (flash: its bytes from an
+        # earlier run, the board after a power cut); self.flash: the bytes it left.
         mods = ",".join(MODULES["app"] + MODULES[kind] + MODULES[layout])
         self.res = mpy.run_module("tests.mp_app", [mods, kind, layout, lang, game, str(error_ms),
-                                                   *cmds], heap=heap)
+                                                   store, *cmds], heap=heap, keep=True,
+                                  files={"flash.bin": flash} if flash else None)
+        fl = Path(self.res.workdir) / "flash.bin"
+        self.flash = fl.read_bytes() if fl.exists() else None
+        shutil.rmtree(self.res.workdir, ignore_errors=True)
         assert self.res.returncode == 0 or self.res.memory_error, (self.res.stdout[-3000:] +
                                                                    self.res.stderr)
         dec = decoder(kind)

@@ -2,10 +2,12 @@
 # on bare fake buses and pins, so that the VM's heap holds what a board's would: the app and its
 # data (this file stands for the board's profile and main.py). The buses print what they carry,
 # as hex with no garbage, and the host decodes it (tests/test_app_mp.py).
-# Run by tests/test_app_mp.py: host_tools.mpy.run_argv(["-c", ENTRY, MODULES, KIND, LAYOUT,
-#   LANG, GAME, ERROR_MS, CMD ...]) (see main()); KIND oled|sh1106|lcd20|lcd16|digits, LAYOUT keypad|buttons; each CMD:
-#   "keys K K ..." (press and release each, "long:K" held 1 s), "run MS", "state" (prints
-#   "S <state JSON>"), "mark" (prints "M"), "boom" (the controller's next key raises).
+# Run by tests/test_app_mp.py: host_tools.mpy.run_module("tests.mp_app", [MODULES, KIND, LAYOUT,
+#   LANG, GAME, ERROR_MS, STORE, CMD ...]) (see main()); KIND oled|sh1106|lcd20|lcd16|digits,
+#   LAYOUT keypad|buttons, STORE lfs|-; each CMD: "keys K K ..." (press and release each,
+#   "long:K" held 1 s), "run MS", "state" (prints "S <state JSON>"), "mark" (prints "M"),
+#   "boom" (the controller's next key raises). With STORE lfs the flash is the file flash.bin
+#   of the run's directory: a second run on the same file is the board after a power cut.
 # Output lines: "I addr n hex" an I2C write, "W 0 n hex" an SPI write (n bytes: the hex may run
 # on past them), "C level" chip select,
 # "S json", "M", and after each command "R restarts error healthy feeds".
@@ -102,11 +104,68 @@ class Col:
         return 0 if d >= 0 and d % 4 == self.c and not self.rows[d // 4].level else 1
 
 
+_FF = b"\xff" * 256
+
+
+class FileFlash:
+    # The board's flash for vfs.VfsLfs2 (as rp2.Flash is), kept in a host file, outside the
+    # heap as a board's flash is: 4,096-byte blocks, an erase sets one to 0xFF.
+    def __init__(self, path, blocks):
+        self.n = blocks
+        try:
+            self.f = open(path, "r+b")
+        except OSError:
+            with open(path, "wb") as f:
+                for _ in range(blocks * 16):
+                    f.write(_FF)
+            self.f = open(path, "r+b")
+
+    def readblocks(self, n, buf, off=0):
+        self.f.seek(n * 4096 + off)
+        self.f.readinto(buf)  # pyright: ignore[reportAttributeAccessIssue]
+
+    def writeblocks(self, n, buf, off=0):
+        self.f.seek(n * 4096 + off)
+        self.f.write(buf)
+
+    def ioctl(self, op, arg):
+        if op == 4:  # block count
+            return self.n
+        if op == 5:  # block size
+            return 4096
+        if op == 6:  # erase block arg
+            self.f.seek(arg * 4096)
+            for _ in range(16):
+                self.f.write(_FF)
+        return 0
+
+
+def mount_flash():
+    # The Pico's filesystem: littlefs on 352 blocks with rp2's progsize 256, mounted at /flash
+    # (made on first use, as the rp2 firmware does on a blank board).
+    import vfs  # pyright: ignore[reportMissingImports]
+
+    bdev = FileFlash("flash.bin", 352)
+    try:
+        fs = vfs.VfsLfs2(bdev, progsize=256)
+    except OSError:
+        vfs.VfsLfs2.mkfs(bdev, progsize=256)
+        fs = vfs.VfsLfs2(bdev, progsize=256)
+    vfs.mount(fs, "/flash")
+
+
 class Board:
     # Built in steps (build()), as a board's main.py runs: the display, the keys, the app.
-    def build(self, kind, layout, lang, game, error_ms):
+    def build(self, kind, layout, lang, game, error_ms, store="-"):
         from firmware import hw, unload
         from firmware.app import Hardware, Runner
+
+        st = None
+        if store == "lfs":
+            from firmware.store import Store
+
+            mount_flash()
+            st = Store("/flash")
 
         bus = Bus()
         if kind == "digits":
@@ -128,7 +187,7 @@ class Board:
         self.healthy = 0
         unload("hw")  # as boards/__init__.py does once the hardware is built
         self.runner = Runner(Hardware(screen, inp, kind, layout, self, None, lang), lang=lang,
-                             game=game, error_ms=int(error_ms), log=False)
+                             game=game, error_ms=int(error_ms), log=False, store=st)
         yield
 
     def feed(self):
@@ -180,8 +239,9 @@ class Board:
 
 
 def main():
-    # ARGV: MODULES KIND LAYOUT LANG GAME ERROR_MS CMD ...; MODULES, comma-separated, are
-    # imported one per step (the test VM collects garbage only between steps).
+    # ARGV: MODULES KIND LAYOUT LANG GAME ERROR_MS STORE CMD ...; MODULES, comma-separated,
+    # are imported first, as main.py imports the app; STORE "lfs" keeps the match on a littlefs
+    # filesystem (the board's), "-" in RAM.
     import mp_argv  # pyright: ignore[reportMissingImports]  (written by host_tools/mpy.py)
 
     args = mp_argv.ARGV[1:]
@@ -189,8 +249,8 @@ def main():
         __import__(m)
         yield
     board = Board()
-    yield from board.build(*args[1:6])
-    for cmd in args[6:]:
+    yield from board.build(*args[1:7])
+    for cmd in args[7:]:
         yield from board.command(cmd)
     import micropython
 

@@ -91,3 +91,54 @@ def test_drawing_text_interns_no_names():
     counts = [line.split("n_qstr=")[1].split(",")[0] for line in res.stdout.splitlines()
               if line.startswith("qstr pool")]
     assert len(counts) == 2 and counts[0] == counts[1], res.stdout[-2000:]
+
+
+# Issue 10: whole matches from setup to match over with the match kept on littlefs (the journal
+# on vfs.VfsLfs2 with 4,096-byte blocks, as on a Pico, its flash a file outside the heap). The
+# keys come from tests/matchkeys.py, made on a CPython controller, which gives the same state.
+HEAP_LFS = "96K"  # the whole app with littlefs and the journal needs 92 KB today (README)
+LONG = {"14.1": ({"target1": 150, "target2": 150}, 50, 800),  # 150 points, 50 undos, 800+ events
+        "9ball": ({"race1": 11, "race2": 11}, 0, 0), "8ball": ({"race1": 9, "race2": 9}, 0, 0)}
+
+
+def _chunks(keys, n=40):
+    return ["keys " + " ".join(keys[i:i + n]) for i in range(0, len(keys), n)]
+
+
+def _long(game):
+    from tests.matchkeys import match_keys
+
+    setup, undos, events = LONG[game]
+    return match_keys(game, setup, undos, events)
+
+
+def _check_long(r, ctl):
+    assert r.res.fits, "ran out of a %s heap\n%s" % (HEAP_LFS, r.res.stderr[-2000:])
+    assert r.states[-1] == ctl.match.state() and r.states[-1]["winner"] is not None
+    assert "Match over" in r.screens[-1], r.screens[-1]
+    restarts, error, healthy, feeds = r.status[-1]
+    assert (restarts, error) == (0, "None") and feeds == healthy > 0
+
+
+def test_whole_matches_with_the_journal_on_littlefs():
+    for game in ("9ball", "8ball", "14.1"):
+        keys, ctl = _long(game)
+        if game == "14.1":
+            assert len(ctl.match.log) >= 800 and keys.count("D") == 50
+        r = Run("oled", "keypad", "en", game, ["run 20"] + _chunks(keys) + ["state", "mark"],
+                heap=HEAP_LFS, store="lfs")
+        _check_long(r, ctl)
+
+
+def test_a_power_cut_mid_match_resumes_it_on_the_same_flash():
+    keys, ctl = _long("14.1")
+    cut = 600
+    a = Run("oled", "keypad", "en", "14.1", ["run 20"] + _chunks(keys[:cut]) + ["state", "mark"],
+            heap=HEAP_LFS, store="lfs")
+    assert a.res.fits and a.flash
+    b = Run("oled", "keypad", "en", "14.1", ["run 100", "state", "mark"] + _chunks(keys[cut:]) +
+            ["state", "mark"], heap=HEAP_LFS, store="lfs", flash=a.flash)
+    assert b.states[0] == a.states[0]  # the same match, to the event
+    assert any("Resumed" in row for row in b.screens[0]), b.screens[0]
+    assert b.screens[0][:2] == a.screens[-1][:2]  # the same scores on screen
+    _check_long(b, ctl)
