@@ -27,6 +27,10 @@ def profile():
 
 def main():
     mod, prof = profile()
+    from firmware import boot, unload
+
+    boot.load(boot.APP)  # the app's modules one at a time, a collection after each
+    unload("boot")
     hw = mod.build(prof)
     from firmware import app
     from firmware.store import Store

@@ -56,15 +56,13 @@ class App:
         if ev is None:
             if self.frame is not None:
                 self._show()
-                gc.collect()
+                gc.collect()  # the screen is up: its garbage goes before the next key (10 KB)
             else:
                 self._render()
         while ev is not None:
             ctl.key(ev[0], ev[1])
             self.frame = None  # a newer screen is coming
             ev = inp.get()
-            if ev is None:
-                gc.collect()
         wdt = self.hw.wdt
         if wdt is not None:
             wdt.feed()

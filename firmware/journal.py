@@ -204,18 +204,16 @@ class Journal:
 
     def _write(self, depth, kind, payload):
         seq = self.head + 1
-        f = self._f
-        if f is None or seq % _R == 0:
-            if f is not None:
-                f.close()
-                self._f = None
-            f = self._f = _create(self._path(seq), "a")
-        f.write(_line("%d %d %s %s" % (seq, depth, kind, payload)))
-        f.flush()  # committed before the display confirms it
+        if seq % _R == 0:
+            self.close()  # a new file: the old one (and its 1 KB cache) let go first
+        if self._f is None:
+            self._f = _create(self._path(seq), "a")
+        line = _line("%d %d %s %s" % (seq, depth, kind, payload))
+        self._f.write(line)
+        self._f.flush()  # committed before the display confirms it
         self.head = seq
         if seq % _P == _P - 1:
-            f.close()
-            self._f = None
+            self.close()
             self._pack(seq // _P)
 
     def _pack(self, n):

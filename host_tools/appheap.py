@@ -6,18 +6,18 @@ import json
 import shutil
 from pathlib import Path
 
+from firmware import boot
 from host_tools import mpy
 from host_tools.fakehw import decoder, screen_text
 
 HEAP = "80K"  # the whole app needs 66-76 KB today on the board-like VM (the budget is 64K: README)
 
 
-# The app's modules and each kind's, which mp_app imports one per step before it builds the
-# board (firmware.hw imports the kind's own when building).
+# The app's modules, which mp_app loads as boards/main.py does (firmware.boot.APP), and each
+# kind's, which firmware.hw imports when building.
 _OLED = ("ssd1306", "firmware.drivers.oled")
 _LCD = ("firmware.drivers.lcd",)
-MODULES = {"app": ("firmware.rules", "firmware.match", "firmware.lang", "firmware.views",
-                   "firmware.ui", "firmware.hw", "firmware.app"),
+MODULES = {"app": boot.APP,
            "oled": _OLED, "sh1106": _OLED + ("firmware.drivers.sh1106",), "lcd20": _LCD,
            "lcd16": _LCD, "digits": ("firmware.drivers.digits",),
            "keypad": ("firmware.keys",), "buttons": ("firmware.keys",)}

@@ -245,9 +245,10 @@ def main():
     import mp_argv  # pyright: ignore[reportMissingImports]  (written by host_tools/mpy.py)
 
     args = mp_argv.ARGV[1:]
-    for m in args[0].split(","):
-        __import__(m)
-        yield
+    from firmware import boot, unload
+
+    boot.load(args[0].split(","))  # as boards/main.py does
+    unload("boot")
     board = Board()
     yield from board.build(*args[1:7])
     for cmd in args[7:]:
