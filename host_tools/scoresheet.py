@@ -445,7 +445,8 @@ def chart_png(rec, path):
         for i in (0, 1) if t[0] != t[1] else (0,):
             ax.axhline(t[i], color="#888888", linewidth=0.8, linestyle=":")
             ax.annotate("target %d" % t[i] + (" (%s)" % names[i] if t[0] != t[1] else ""),
-                        (0, t[i]), xytext=(2, 2), textcoords="offset points", fontsize=7)
+                        (1, t[i]), xycoords=ax.get_yaxis_transform(), xytext=(-2, 2),
+                        textcoords="offset points", fontsize=7, ha="right")
         ax.axhline(0, color="black", linewidth=0.6)
         ax.set_xlabel("inning")
         ax.set_ylabel("score")
@@ -465,11 +466,12 @@ def chart_png(rec, path):
             ax.axhline(race[i], color="#888888", linewidth=0.8, linestyle=":")
             ax.annotate("race to %d" % race[i] + (" (%s)" % names[i] if race[0] != race[1]
                                                   else ""),
-                        (0, race[i]), xytext=(2, 2), textcoords="offset points", fontsize=7)
+                        (1, race[i]), xycoords=ax.get_yaxis_transform(), xytext=(-2, 2),
+                        textcoords="offset points", fontsize=7, ha="right")
         ax.set_xlabel("rack")
         ax.set_ylabel("racks won")
         top = max(race) + 1
-        ax.set_ylim(-0.2, top)
+        ax.set_ylim(-0.2, top + 0.3)
         ax.set_yticks(range(0, top))
         ax.set_xticks(range(0, max([r["rack"] for r in racks] or [0]) + 2))
         ax.set_title("%s: racks won, %s v %s" % (rec["game_name"], names[0], names[1]),
@@ -578,8 +580,8 @@ def make_sheets(inputs, out, summary=False, date=None, err=None):
                 continue
             rows.append(summary_row(rec))
             if rec["stop"]:
-                errors.append("%s: %s: the sheet holds what was read before it"
-                              % (r.path, rec["stop"]["text"]))
+                errors.append("%s (%s): %s; the sheet holds the %d events before it"
+                              % (name, r.path, rec["stop"]["text"], len(r.events)))
                 err.write(errors[-1] + "\n")
     if summary:
         written += write_summary(rows, errors, out)
