@@ -232,7 +232,7 @@ def test_html_is_valid_with_every_section_and_the_json_numbers(sheets, name):
     for i in (0, 1):
         p = str(i)
         assert cells[("name", p, None)] == [rec["players"][i]]
-        for label, key in scoresheet._totals(rec):
+        for _label, key in scoresheet._totals(rec):
             assert cells[(key, p, None)] == [fmt(rec["stats"][i][key])], key
     if rec["game"] == "14.1":
         for e in rec["innings"]:
