@@ -30,6 +30,7 @@ import io
 import json
 import os
 import sys
+from typing import Any
 
 from firmware import events as fevents
 from firmware import rules
@@ -79,7 +80,7 @@ class _Sheet:
 
     def __init__(self):
         self.innings = []  # 14.1: one entry per player inning, in playing order
-        self.cur = [None, None]  # 14.1: each player's current inning entry
+        self.cur: list = [None, None]  # 14.1: each player's current inning entry
         self.racks = []  # 8/9-ball: one entry per rack
         self.lag = None
         self.new = None
@@ -264,7 +265,7 @@ def build(read: Read, date=None):
                 stop = Stop(os.path.basename(read.path), "event %d refused by the rules core "
                             "(%s)" % (i + 1, e))
             break
-        a = m.s
+        a: dict = m.s  # type: ignore[assignment]  # not None after an accepted event
         t = ev["t"]
         if t == "new":
             sheet.new = ev
@@ -433,7 +434,7 @@ def chart_png(rec, path):
     fig = Figure(figsize=(7.5, 3.4), dpi=110)
     ax = fig.add_subplot(1, 1, 1)
     names = rec["players"]
-    styles = [dict(color="black", linestyle="-", marker="o"),
+    styles: list[dict[str, Any]] = [dict(color="black", linestyle="-", marker="o"),
               dict(color="#555555", linestyle="--", marker="s")]
     if rec["game"] == "14.1":
         for i in (0, 1):
