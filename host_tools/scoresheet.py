@@ -125,7 +125,9 @@ class _Sheet:
         elif foul:
             end = "foul " + foul_text(foul)
         elif a["winner"] == me:
-            end = "%d made: won the match" % balls
+            end = "won the match"
+        elif b["breaking"] and not balls:
+            end = "break, nothing in"
         elif balls:
             end = "%d made" % balls
         elif ev.get("call") == "safety":
@@ -458,10 +460,7 @@ def chart_png(rec, path):
         for i in (0, 1):
             xs = [0] + [r["rack"] for r in racks]
             ys = [0] + [r["racks_after"][i] for r in racks]
-            ax.step(xs, ys, where="post", label=names[i], linewidth=1.8,
-                    color=styles[i]["color"], linestyle=styles[i]["linestyle"])
-            ax.plot(xs, ys, linestyle="none", marker=styles[i]["marker"], markersize=4,
-                    color=styles[i]["color"])
+            ax.plot(xs, ys, label=names[i], markersize=4, linewidth=1.8, **styles[i])
         race = rec["settings"]["race"]
         for i in (0, 1) if race[0] != race[1] else (0,):
             ax.axhline(race[i], color="#888888", linewidth=0.8, linestyle=":")
@@ -474,7 +473,9 @@ def chart_png(rec, path):
         top = max(race) + 1
         ax.set_ylim(-0.2, top + 0.3)
         ax.set_yticks(range(0, top))
-        ax.set_xticks(range(0, max([r["rack"] for r in racks] or [0]) + 2))
+        n = max([r["rack"] for r in racks] or [0])
+        ax.set_xticks(range(0, n + 1))
+        ax.set_xlim(-0.3, n + 0.6)
         ax.set_title("%s: racks won, %s v %s" % (rec["game_name"], names[0], names[1]),
                      fontsize=10)
     if rec["stop"]:

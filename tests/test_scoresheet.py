@@ -563,3 +563,25 @@ def test_event_files_with_bad_lines_stop_there(tmp_path):
     assert os.path.exists(os.path.join(out, "bad.html"))
     res = _run("host_tools.scoresheet", str(tmp_path / "nothing-here"), "--out", out)
     assert res.returncode == 1 and "no such file" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_key_pressed_matches_make_the_sheets_of_the_docs(tmp_path):
+    # host_tools.sheet_demo plays two matches key by key on the Controller into a store, as a
+    # board does; docs/scoresheets.md shows their sheets.
+    from host_tools import sheet_demo
+
+    root = sheet_demo.make_store(str(tmp_path / "board"))
+    written, rows, errors = scoresheet.sheets_for_store(root, str(tmp_path / "out"))
+    assert errors == []
+    assert [(r["name"], r["p1_result"], r["p2_result"], r["winner"]) for r in rows] == [
+        ("hist-1", 40, 31, "Mehmet"), ("match", 3, 4, "Can")]
+    with open(str(tmp_path / "out" / "hist-1.json"), encoding="utf-8") as f:
+        rec = json.load(f)
+    assert [s["high_run"] for s in rec["stats"]] == [13, 10]
+    assert [s["safety_innings"] for s in rec["stats"]] == [0, 1]
+    assert rec["source"]["undos"] == 1
+    with open(str(tmp_path / "out" / "match.json"), encoding="utf-8") as f:
+        rec = json.load(f)
+    assert [s["break_and_runs"] for s in rec["stats"]] == [1, 1]
+    assert [s["push_outs"] for s in rec["stats"]] == [0, 1]
+    assert rec["racks"][3]["end"] == "N11"
