@@ -331,21 +331,20 @@ class Journal:
         the cut file's old copy is moved aside as NAME.bad); stray temporary files go."""
         self.close()
         root = self.root
+        # (A snapshot half written as NAME.new never replaced the old one; the next snapshot of
+        # that window writes over it.)
         names = os.listdir(root)
-        for n in _ints(names, "s"):  # a snapshot half written never replaced the old one
-            for name in os.listdir("%s/s%d" % (root, n)):
-                if name.endswith(".new"):
-                    os.remove("%s/s%d/%s" % (root, n, name))
         packs = _ints(names, "p")
         for name in names:
             if name.endswith(".new"):  # a pack that was not renamed into place
                 os.remove(root + "/" + name)
-        for n in packs:  # the rename was done; the copied folder had not gone yet
-            if "e%d" % n in names:
+        folders = _ints(names, "e")
+        for n in folders:  # the rename was done; the copied folder had not gone yet
+            if n in packs:
                 _drop("%s/e%d" % (root, n))
+        folders = [n for n in folders if n not in packs]
         self.head = -1
         self.depth = 0
-        folders = [n for n in _ints(names, "e") if n not in packs]
         for n in sorted(folders, reverse=True):
             d = "%s/e%d" % (root, n)
             for name in os.listdir(d):  # a cut stopped half-way (see _cut): finish or drop it
