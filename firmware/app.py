@@ -39,44 +39,29 @@ class App:
         self.hw = hw
         self.ctl = ctl
         self.kind = kind or hw.view  # what views.render is asked for: oled, lcd20, lcd16, digits
-        self.drawn = None  # ctl.version last rendered (None: nothing yet)
-        self.frame = None  # what that render gave, until a pass shows it
+        self.drawn = None  # ctl.version last shown (None: nothing yet)
         self.draws = 0
 
     def step(self, now):
-        # Poll the keys at now (ticks_ms) and drain every queued event into the controller. A
-        # pass with no key renders the controller's screen if its version moved, and the next
-        # such pass shows it. Then feed the watchdog: only a step that got here is healthy.
-        # Judging a shot, rendering its screen and sending it fall in passes 5 ms apart: each
-        # pass stays short, and its garbage can go before the next makes its own (a 64 KB heap
-        # holds one pass's garbage, not three).
+        # Poll the keys at now (ticks_ms) and drain every queued event into the controller; a
+        # pass with no key shows the controller's screen if its version moved, then collects
+        # the garbage of judging and drawing (on the board-like VM a match needs 10 KB less heap
+        # with it; drawing in a pass of its own, as before, saved nothing once it was there).
+        # Then feed the watchdog: only a step that got here is healthy.
         inp = self.hw.input
         ctl = self.ctl
         ev = inp.poll(now)
-        if ev is None:
-            if self.frame is not None:
-                self._show()
-                gc.collect()  # the screen is up: its garbage goes before the next key (10 KB)
-            else:
-                self._render()
+        if ev is None and ctl.version != self.drawn:
+            self.drawn = ctl.version
+            show(self.hw.display, views.render(ctl.model(), self.kind))
+            self.draws += 1
+            gc.collect()
         while ev is not None:
             ctl.key(ev[0], ev[1])
-            self.frame = None  # a newer screen is coming
             ev = inp.get()
         wdt = self.hw.wdt
         if wdt is not None:
             wdt.feed()
-
-    def _render(self):
-        v = self.ctl.version
-        if v != self.drawn:
-            self.frame = views.render(self.ctl.model(), self.kind)
-            self.drawn = v
-
-    def _show(self):
-        show(self.hw.display, self.frame)
-        self.frame = None
-        self.draws += 1
 
 
 def show(display, rendered):
