@@ -67,43 +67,76 @@ def sizes():
             out = Path(d) / "x.mpy"
             subprocess.run(mpy.mpy_cross_cmd(src, out), check=True)
             total += out.stat().st_size
-    print("firmware .mpy (mpy-cross %s): %d bytes (budget 49152)" % (
+    print("firmware .mpy (mpy-cross %s): %d bytes (budget 57344)" % (
         subprocess.run([mpy.mpy_cross(), "--version"], capture_output=True,
                        text=True).stdout.split()[1], total))
 
 
 def micropython():
-    res = mpy.run_module("host_tools.bench_mp", heap="64K")
+    res = mpy.run_module("host_tools.bench_mp", heap="128K")
     sys.stdout.write("".join("MicroPython: " + line + "\n" for line in res.stdout.splitlines()))
     if res.returncode:
         sys.stderr.write(res.stderr)
 
 
+def _long_141(n):
+    from tests.helpers import long_141
+
+    return "".join(json.dumps(ev) + "\n" for ev in long_141(n, seed=21, undo_every=29)).encode()
+
+
+def core_heap():
+    # The smallest -X heapsize at which the rules core with the journal plays a 14.1 match of n
+    # events read a line at a time (host_tools/core_mp.py), and tests.mp_replay's (shape checks
+    # and refusal texts too) for 5,000 events.
+    figures = []
+    for n in (10, 100, 1000, 5000):
+        data = _long_141(n)
+        figures.append(mpy.smallest_heap(lambda h, d=data: mpy.run_module(
+            "host_tools.core_mp", heap=h, files={"long.jsonl": d}), step=512))
+    print("MicroPython, rules core + journal, smallest heap for a 14.1 match of 10 / 100 / 1,000 /"
+          " 5,000 events: %s bytes" % " / ".join("{:,}".format(f) for f in figures))
+    data = _long_141(5000)
+    n = mpy.smallest_heap(lambda h: mpy.run_module("tests.mp_replay", ["long.jsonl"], heap=h,
+                                                   files={"long.jsonl": data}), step=512)
+    print("MicroPython, tests.mp_replay of a 5,000-event 14.1 match: smallest heap %d bytes" % n)
+
+
 def app_heap():
-    # The whole app under MicroPython (host_tools.appheap, as tests/test_app_mp.py runs it): the
-    # heap a 9-ball match on the OLED needed, and the longest 14.1 match that fits in 64 KB
-    # (the events stay in RAM until a journal on flash takes them).
+    # The whole app (host_tools.appheap, as tests/test_app_mp.py runs it) with the match on
+    # littlefs: the smallest heap at which each long match plays from setup to match over.
     from host_tools.appheap import Run
+    from tests.matchkeys import match_keys
+    from tests.test_app_mp import LONG, _chunks
 
-    nine = "8 8 8 4 4 4 4 8 4 4 4 4 8 8 8 8 8 5 1 9 A"
-    r = Run("oled", "keypad", "en", "9ball", ["keys " + nine], heap="256K")
-    print("MicroPython, whole app (OLED, keypad): a 9-ball match had at most %d bytes in use "
-          "(live data and one pass's garbage), %d live; %d interned names (a 4.6 KB pool more "
-          "past 620)" % (r.res.used, r.res.live, r.qstrs))
+    for game in ("9ball", "8ball", "14.1"):
+        setup, undos, events = LONG[game]
+        keys, ctl = match_keys(game, setup, undos, events)
+        want = ctl.match.state()
 
-    def fits(cycles):
-        keys = " ".join(["A A B B"] * cycles)
-        return Run("oled", "keypad", "en", "14.1", ["keys 2 5 1", "keys " + keys]).fits()
+        def job(h, keys=keys, game=game, want=want):
+            r = Run("oled", "keypad", "en", game, ["run 20"] + _chunks(keys) + ["state"],
+                    heap=h, store="lfs")
+            ok = r.res.fits and r.states and r.states[-1] == want and r.status[-1][:2] == (
+                0, "None")
+            return mpy.Result(0 if ok else 1, "", "")
 
-    lo, hi = 0, 64  # cycles of four shots: lo fits, hi does not
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        lo, hi = (mid, hi) if fits(mid) else (lo, mid)
-    print("MicroPython, whole app: a 14.1 match of %d events fits in a 64 KB heap" % (2 + 4 * lo))
+        n = mpy.smallest_heap(job, lo=48 * 1024, hi=192 * 1024)
+        print("MicroPython, whole app (OLED, keypad, journal on littlefs), %s: %d events, %d "
+              "keys, smallest heap %d bytes" % (game, len(ctl.match.log), len(keys), n))
+
+
+def flash():
+    from host_tools import norflash
+
+    for line in norflash.report(norflash.wear_figures()):
+        print(line)
 
 
 if __name__ == "__main__":
     cpython()
     sizes()
     micropython()
+    core_heap()
     app_heap()
+    flash()
