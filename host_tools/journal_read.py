@@ -33,8 +33,8 @@ from firmware import rules
 from firmware.match import Match
 
 FORMAT = 1  # the journal layout read here: firmware/journal.py's records, kinds "e" and "u"
-_R = 4  # records a file (firmware.journal._R)
-_F = 64  # files a folder (firmware.journal._F)
+_R = fj._R  # records a file
+_F = fj._F  # files a folder (a full folder is packed into p<n>)
 
 
 class UnknownFormat(ValueError):
@@ -151,6 +151,9 @@ def read_journal(folder, name=None):
     if not os.path.isdir(folder):
         raise NotARecord("%s: no such folder" % folder)
     files = []
+    packs = _numbers(folder, "p")
+    for n in packs:
+        files += range(n * _F, n * _F + _F)
     for n in _numbers(folder, "e"):
         sub = "%s/e%d" % (folder, n)
         names = os.listdir(sub)
@@ -167,9 +170,18 @@ def read_journal(folder, name=None):
     last = max(files)
     stack = []
     seq = 0
+    pack = (None, b"")  # (n, its lines) of the pack read last
     for k in range(last + 1):
         rel = _file_of(k)
-        data = fj._read("%s/%s" % (folder, rel))
+        data = None
+        if k // _F in packs:  # the folder's 64 records packed into one file
+            if pack[0] != k // _F:
+                pack = (k // _F, (fj._read("%s/p%d" % (folder, k // _F)) or b"").split(b"\n"))
+            rel = "p%d" % (k // _F)
+            chunk = pack[1][(k % _F) * _R:(k % _F) * _R + _R]
+            data = b"".join(x + b"\n" for x in chunk if x) if chunk else b""
+        if data is None:
+            data = fj._read("%s/%s" % (folder, rel))
         if data is None:  # a cut half done (journal._cut): the good part is in NAME.tmp
             data = fj._read("%s/%s.tmp" % (folder, rel))
         if data is None:

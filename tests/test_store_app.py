@@ -94,3 +94,21 @@ def test_a_new_match_archives_the_last_one():
     old = journal.Journal(st.hist + "/1").open()
     assert len(old) == n
     old.close()
+
+
+def test_the_host_reads_a_long_journal_back_packs_and_all():
+    # host_tools.journal_read (scoresheets, pulling records) reads what the board wrote: the
+    # packed folders of 64 records and the files after them, undos taken out.
+    from firmware.match import Match
+    from host_tools.journal_read import read_journal
+    from tests.helpers import long_141
+
+    root = scratch_dir("long") + "/m"
+    m = Match(journal.Journal(root))
+    ref = Match()
+    for ev in long_141(300, seed=4, undo_every=11):
+        m.apply(ev, False)
+        ref.apply(ev, False)
+    m.log.close()
+    got = read_journal(root)
+    assert got.stop is None and got.events == ref.events and got.undos > 20
