@@ -103,8 +103,7 @@ def new_controller(layout, lang="en", game="14.1", log=None, store=None):
     if log is not None and len(log):
         ctl.restore(log)
         if store is not None:
-            lost = getattr(log, "lost", 0)
-            ctl.msg = ["resumed_lost", lost] if lost else ["resumed", len(log)]
+            ctl.msg = ["resumed_lost", log.lost] if log.lost else ["resumed", len(log)]
     return ctl
 
 

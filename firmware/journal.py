@@ -224,8 +224,8 @@ class Journal:
         path = "%s/p%d" % (self.root, n)
         with open(path + ".new", "wb") as out:
             for m in range(_F):
-                data = _read("%s/%d" % (d, m))
-                recs, used = parse(data or b"", (n * _F + m) * _R)
+                data = _read("%s/%d" % (d, m)) or b""
+                recs, used = parse(data, (n * _F + m) * _R)
                 if len(recs) != _R or used != len(data):
                     out.close()
                     os.remove(path + ".new")

@@ -21,9 +21,14 @@ class Log:
     event, a snapshot (every 16 events) included. On a board firmware.journal.Journal takes its
     place (same methods), keeping on flash all but the latest snapshot and the events after it."""
 
+    lost = 0  # (a journal's: records cut off when it was opened)
+
     def __init__(self):
         self.lines = []      # one JSON line per accepted event, undos taken out
         self.snaps = []      # snaps[i]: the state after (i + 1) * _K events
+
+    def close(self):
+        pass  # (a journal closes its open file)
 
     def __len__(self):
         return len(self.lines)

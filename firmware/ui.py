@@ -611,9 +611,7 @@ class Controller:
 
     def _close(self):
         # Let go of the match's journal file (a new match or the settings screen comes).
-        close = getattr(self.match.log, "close", None)
-        if close is not None:
-            close()
+        self.match.log.close()
 
 
 def _setup():

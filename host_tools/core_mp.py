@@ -10,4 +10,4 @@ with open("long.jsonl") as f:
     for line in f:
         m.apply(json.loads(line), False)
 m.log.close()
-print(len(m.log), m.state()["players"][0]["score"])
+print(len(m.log), m.state()["players"][0]["score"])  # pyright: ignore

@@ -170,7 +170,7 @@ def read_journal(folder, name=None):
     last = max(files)
     stack = []
     seq = 0
-    pack = (None, b"")  # (n, its lines) of the pack read last
+    pack = (None, [])  # (n, its lines) of the pack read last
     for k in range(last + 1):
         rel = _file_of(k)
         data = None

@@ -126,7 +126,7 @@ def erase(buf, block):
 def new_fs(block_count=PICO_BLOCKS):
     """(NorFlash, LittleFS): a blank flash formatted and mounted, counters at zero."""
     nor = NorFlash(block_count)
-    fs = LittleFS(nor, mount=False, block_count=block_count, **CONFIG)
+    fs = LittleFS(nor, mount=False, block_count=block_count, **CONFIG)  # pyright: ignore
     fs.format()
     fs.mount()
     nor.reset()
@@ -136,7 +136,7 @@ def new_fs(block_count=PICO_BLOCKS):
 def mount(image):
     """(NorFlash, LittleFS) on a copy of image; LittleFSError if it does not mount."""
     nor = NorFlash(image=image)
-    fs = LittleFS(nor, mount=False, block_count=nor.block_count, **CONFIG)
+    fs = LittleFS(nor, mount=False, block_count=nor.block_count, **CONFIG)  # pyright: ignore
     fs.mount()
     return nor, fs
 
@@ -160,9 +160,9 @@ def cuts(image, log):
 
 # ---------------------------------------------------------------- the os-like shim
 
-_R = lfs.LFSFileFlag.rdonly
-_W = lfs.LFSFileFlag.wronly | lfs.LFSFileFlag.creat
-MODES = {"r": _R, "w": _W | lfs.LFSFileFlag.trunc, "a": _W | lfs.LFSFileFlag.append}
+_R = lfs.LFSFileFlag.rdonly  # pyright: ignore
+_W = lfs.LFSFileFlag.wronly | lfs.LFSFileFlag.creat  # pyright: ignore
+MODES = {"r": _R, "w": _W | lfs.LFSFileFlag.trunc, "a": _W | lfs.LFSFileFlag.append}  # pyright: ignore
 
 
 class Shim:
@@ -280,8 +280,8 @@ def installed(fs):
     saved = [(m, name, m.__dict__.get(name, missing)) for m in (journal, store)
              for name in ("os", "open")]
     for m in (journal, store):
-        m.os = shim
-        m.open = shim.open
+        m.os = shim  # pyright: ignore
+        m.open = shim.open  # pyright: ignore
     try:
         yield shim
     finally:
@@ -306,11 +306,11 @@ def _play(first, propose, seed, undo_rate, limit):
     for ev in first:
         m.apply(ev)
         evs.append(ev)
-    while m.s["winner"] is None and len(evs) < limit:
+    while m.s["winner"] is None and len(evs) < limit:  # pyright: ignore
         if len(m.log) > 3 and rnd.random() < undo_rate:
             ev = {"t": "undo"}
-        elif m.s["pending"]:
-            ev = {"t": "choose", "option": rnd.choice(rules.OPTIONS[m.s["pending"][1]])}
+        elif m.s["pending"]:  # pyright: ignore
+            ev = {"t": "choose", "option": rnd.choice(rules.OPTIONS[m.s["pending"][1]])}  # pyright: ignore
         else:
             ev = propose(m.s, rnd)
         try:

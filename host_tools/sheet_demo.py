@@ -81,10 +81,10 @@ def make_store(root):
     os.makedirs(root, exist_ok=True)
     st = Store(root)
     c = play(Controller("keypad", game="14.1", store=st), KEYS_141)
-    assert c.match.state()["winner"] is not None
+    assert c.match.state()["winner"] is not None  # pyright: ignore
     c._close()
     c = play(Controller("buttons", game="9ball", store=st), KEYS_9)
-    assert c.match.state()["winner"] is not None
+    assert c.match.state()["winner"] is not None  # pyright: ignore
     c._close()
     return root
 

@@ -61,7 +61,7 @@ def test_undo_of_any_depth_reads_back_from_flash():
         j.apply(UNDO)
         assert j.state() == r.state(), len(r.log)
     # every undo is a record of its own: nothing was rewritten
-    assert j.log.head == n + n - 1 - 1
+    assert j.log.head == n + n - 1 - 1  # pyright: ignore
     assert _reopened(root).state() == r.state()
 
 

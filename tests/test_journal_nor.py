@@ -71,7 +71,7 @@ def _recover(image):
 def _run():
     nor, fs = norflash.new_fs(BLOCKS)
     image = bytes(nor.buffer)
-    nor.log = []
+    nor.log = []  # pyright: ignore
     return (image, nor.log) + _session(nor, fs)
 
 
@@ -158,7 +158,7 @@ def test_nor_rules_and_shim():
     norflash.erase(buf, 0)
     assert buf[:2] == b"\xff\xff"
     with installed(fs) as shim:
-        assert journal.os is shim and store.open == shim.open
+        assert journal.os is shim and store.open == shim.open  # pyright: ignore
         with pytest.raises(OSError) as e:
             shim.open("nope/x", "r")
         assert e.value.errno == 2

@@ -111,15 +111,15 @@ class MemFS:
 def mounted(fs):
     saved = journal.os, getattr(journal, "open", None)
     journal.os = fs
-    journal.open = fs.open
+    journal.open = fs.open  # pyright: ignore
     try:
         yield fs
     finally:
         journal.os = saved[0]
         if saved[1] is None:
-            del journal.open
+            del journal.open  # pyright: ignore
         else:
-            journal.open = saved[1]
+            journal.open = saved[1]  # pyright: ignore
 
 
 FILLS = (lambda n: b"\xff" * n, lambda n: b"\x00" * n,
@@ -144,7 +144,7 @@ def test_power_cut_at_every_byte_of_every_write():
     states = []
     with mounted(fs):
         m = Match(journal.Journal("m"))
-        fs.hook = hook
+        fs.hook = hook  # pyright: ignore
         for i, ev in enumerate(long_141(1000, seed=31, undo_every=17)):
             now["i"] = i
             states.append(json.dumps(m.state()))
