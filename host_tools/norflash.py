@@ -451,6 +451,7 @@ def wear_figures(block_count=PICO_BLOCKS, per_day=10, years=5, cycles=100000, se
     m0 = _mark(nor)
     play_journal(a, nor, fs)
     f141 = _counts(nor, m0, len(a))
+    f141["blocks_used"] = fs.used_block_count  # the match's journal, and littlefs's own
     lines = journal_lines(fs)
     m1 = _mark(nor)
     play_journal(b, nor, fs)
@@ -486,4 +487,6 @@ def report(w):
                    "block unlevelled" % (name, f["erases_per_event"], w["matches_5y"],
                                          100 * f["wear_levelled"], w["cycles"],
                                          w["block_count"], 100 * f["wear_worst"]))
+    out.append("NOR flash, space: the 14.1 match's journal and littlefs's own blocks take %d of "
+               "%d blocks" % (w["m141"]["blocks_used"], w["block_count"]))
     return out
