@@ -15,12 +15,14 @@ class FakeWdt:
 
 class Rig(FakeBoard):
     # kind: "oled" | "sh1106" | "lcd20" | "lcd16" | "digits"; layout: "keypad" | "buttons".
-    def __init__(self, kind="oled", layout="keypad", lang="en", game="14.1", error_ms=500):
+    def __init__(self, kind="oled", layout="keypad", lang="en", game="14.1", error_ms=500,
+                 store=None):
         self._dec = None
         self._fed = 0
         self.wdt = FakeWdt()
         super().__init__(kind, layout, lang, self.wdt)
-        self.runner = Runner(self.hw, lang=lang, game=game, error_ms=error_ms, log=False)
+        self.runner = Runner(self.hw, lang=lang, game=game, error_ms=error_ms, log=False,
+                             store=store)
         self.now = 0
         self.healthy = 0  # healthy ticks so far
 

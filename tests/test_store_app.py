@@ -112,3 +112,25 @@ def test_the_host_reads_a_long_journal_back_packs_and_all():
     m.log.close()
     got = read_journal(root)
     assert got.stop is None and got.events == ref.events and got.undos > 20
+
+
+def test_a_soft_restart_after_an_error_resumes_from_the_journal():
+    from tests.apprig import Rig
+
+    root = scratch_dir("soft")
+    rig = Rig("oled", "keypad", game="9ball", error_ms=100, store=Store(root))
+    rig.keys("5 1 A B A")
+    before = rig.ctl.match.state()
+    log = rig.ctl.match.log
+    log.lines.append("{not json")  # RAM spoiled: what the restart must not trust
+
+    def boom(kind, name):
+        raise RuntimeError("boom")
+
+    rig.ctl.key = boom
+    rig.press("A", settle=40)
+    assert rig.runner.error == "RuntimeError"
+    rig.run(300)
+    assert rig.runner.error is None and rig.runner.restarts == 1
+    assert rig.ctl.match.state() == before  # read back from flash, not from the spoiled RAM
+    assert any("Resumed" in row for row in rig.screen())
