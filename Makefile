@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # pyright: use the copy bundled in the wheel and system node; no version check online.
 export PYRIGHT_PYTHON_IGNORE_WARNINGS := 1
 
-.PHONY: venv test lint fix sim bench clean
+.PHONY: venv test lint fix sim bench clean frozen test-frozen
 
 venv: $(STAMP)
 
@@ -26,6 +26,18 @@ $(STAMP): requirements-dev.txt
 
 test: venv
 	$(BIN)/python -m pytest -q tests
+
+# The board-like VM with the firmware frozen in (manifest.py), as a custom board image would
+# have it; needs Debian's build-essential gcc-i686-linux-gnu libc6-dev-i386-cross (about 40 s).
+FROZEN_VM := build/frozen/micropython/ports/unix/build-i686-frozen/micropython
+frozen: $(FROZEN_VM)
+$(FROZEN_VM): manifest.py $(shell find firmware boards -name '*.py')
+	$(dir $(MICROPYTHON))build-unix.sh build/frozen manifest.py
+
+# The MicroPython tests again on the frozen VM (the heap then holds data, not code).
+test-frozen: venv frozen
+	MICROPYTHON=$(abspath $(FROZEN_VM)) MICROPYTHON_FROZEN=1 $(BIN)/python -m pytest -q \
+	    tests/test_micropython.py tests/test_app_mp.py tests/test_mash_mp.py
 
 lint: venv
 	$(BIN)/ruff check .

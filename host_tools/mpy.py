@@ -132,13 +132,22 @@ def compile_tree(mpy: bool = True) -> Path:
     return out
 
 
+FROZEN = ("firmware", "boards", "lib")  # what manifest.py freezes into a firmware image
+
+
+def frozen() -> bool:
+    """The VM has the firmware frozen in (MICROPYTHON_FROZEN=1, a build with manifest.py)."""
+    return os.environ.get("MICROPYTHON_FROZEN") == "1"
+
+
 def workdir(tree: Path) -> Path:
-    """A fresh filesystem for one run: the tree's folders linked in, nothing else."""
+    """A fresh filesystem for one run: the tree's folders linked in, nothing else (and not the
+    frozen ones, which the VM then finds in its image)."""
     runs = BUILD / "runs"
     runs.mkdir(parents=True, exist_ok=True)
     d = Path(tempfile.mkdtemp(prefix="run-", dir=runs))
     for entry in tree.iterdir():
-        if entry.is_dir():
+        if entry.is_dir() and not (frozen() and entry.name in FROZEN):
             (d / entry.name).symlink_to(entry, target_is_directory=True)
     return d
 
@@ -159,7 +168,7 @@ def run_module(module: str, args: Sequence[str] = (), *, heap: str | int = DEFAU
     for name, data in (files or {}).items():
         (d / name).parent.mkdir(parents=True, exist_ok=True)
         (d / name).write_bytes(data)
-    env = dict(os.environ, MICROPYPATH=":lib")
+    env = dict(os.environ, MICROPYPATH=":.frozen" if frozen() else ":lib")
     try:
         proc = subprocess.run([str(exe), "-X", "heapsize=%d" % limit, "-m", module], cwd=d,
                               env=env, capture_output=True, text=True, timeout=timeout,
