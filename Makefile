@@ -9,9 +9,14 @@ STAMP := $(VENV)/.installed
 # pyright: use the copy bundled in the wheel and system node; no version check online.
 export PYRIGHT_PYTHON_IGNORE_WARNINGS := 1
 
-.PHONY: venv test lint fix sim bench clean
+.PHONY: venv node_modules test lint fix sim bench clean
 
 venv: $(STAMP)
+
+# npm's rp2040js and uf2 (package-lock.json): the virtual Pico of host_tools/vpico.
+node_modules: node_modules/.package-lock.json
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
 
 # The MicroPython stubs go to .venv/mpstubs, the typeshed of firmware/pyrightconfig.json,
 # and not into the CPython venv, whose host-code checks they would otherwise leak into.
@@ -24,7 +29,7 @@ $(STAMP): requirements-dev.txt
 	$(BIN)/python -m pip install --quiet --no-deps --target $(VENV)/mpstubs -r $(VENV)/req-stubs.txt
 	touch $@
 
-test: venv
+test: venv node_modules
 	$(BIN)/python -m pytest -q tests
 
 lint: venv
