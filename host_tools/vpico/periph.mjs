@@ -32,6 +32,8 @@
 //                         transactions (t0/t1 us, addr, ack, bytes, GDDRAM bytes, window, pass)
 //     passes [FROM_US]    "N T_US" for each keypad scan (a loop pass of the firmware) since FROM_US
 //     serial [N]          the last N (default 4096) bytes of the USB serial output
+//     (run.mjs adds `cut N`: a power cut in the middle of the Nth flash operation from now;
+//     and logs every flash erase/program as an event)
 import fs from 'fs';
 import net from 'net';
 import zlib from 'zlib';
@@ -272,7 +274,7 @@ function pngChunk(type, data) {
 
 // ------------------------------------------------------------------ the board
 export function attachBoard(mcu, clock, opts = {}) {
-  const { kick = () => {}, log = () => {}, i2cInstant = false, ctlPath = null } = opts;
+  const { kick = () => {}, log = () => {}, i2cInstant = false, ctlPath = null, command = null } = opts;
   const gpio = mcu.gpio;
   const CYCLE_NANOS = 1e9 / 125e6;
   const us = () => Math.round(clock.nanos / 1000);
@@ -596,7 +598,7 @@ export function attachBoard(mcu, clock, opts = {}) {
         return reply(`ok ${a[1]}\n`);
       }
       if (c === 'stats') {
-        return reply(JSON.stringify({ t_us: us(), ...stats, display: { on: oled.on, inverse: oled.inverse, contrast: oled.contrast, mode: oled.mode, cmds: oled.cmds, unknownCmds: oled.unknown }, pressed: [...pressed], i2cInstant }) + '\n');
+        return reply(JSON.stringify({ t_us: us(), seq, ...stats, display: { on: oled.on, inverse: oled.inverse, contrast: oled.contrast, mode: oled.mode, cmds: oled.cmds, unknownCmds: oled.unknown }, pressed: [...pressed], i2cInstant }) + '\n');
       }
       if (c === 'log') {
         const from = Number(a[1] || 0);
@@ -617,6 +619,7 @@ export function attachBoard(mcu, clock, opts = {}) {
         const n = Number(a[1] || 4096);
         return reply(serialBuf.subarray(Math.max(0, serialBuf.length - n)).toString('latin1'));
       }
+      if (command && command(c, a, reply)) return;
       return reply(`error: unknown command ${c}\n`);
     } catch (e) {
       return reply(`error: ${e.message}\n`);
@@ -642,5 +645,5 @@ export function attachBoard(mcu, clock, opts = {}) {
     server.listen(ctlPath, () => log(`control socket ${ctlPath}`));
     server.unref(); // the emulator's own work keeps the process alive
   }
-  return { oled, stats, events, serialTee, down, up, close: () => server && server.close() };
+  return { oled, stats, events, event, serialTee, down, up, close: () => server && server.close() };
 }

@@ -100,21 +100,36 @@ const persist = (addr, len) => {
 };
 
 const core = mcu.core;
+// A power cut timed by the flash: `cut N` on the control socket tears the Nth flash operation from
+// now (half of its bytes programmed or erased, the rest left as they were) and ends the emulator
+// with status 4 there, which bridge.py takes for a power cut (it boots the board again).
+let cutAt = 0;
 mcu.onBreak = (code) => {
   const r = core.registers;
-  if (code === BKPT_ERASE) {
-    // flash_range_erase(uint32_t addr, size_t count, uint32_t block_size, uint8_t block_cmd)
-    const addr = r[0] & (FLASH_SIZE - 1) & ~0xfff;
-    const end = Math.min(FLASH_SIZE, ((r[0] & (FLASH_SIZE - 1)) + r[1] + 0xfff) & ~0xfff);
-    mcu.flash.fill(0xff, addr, end);
-    persist(addr, end - addr);
-  } else if (code === BKPT_PROGRAM) {
-    // flash_range_program(uint32_t addr, const uint8_t *data, size_t count)
-    const addr = r[0] & (FLASH_SIZE - 1);
-    const count = Math.min(r[2], FLASH_SIZE - addr);
-    const src = r[1];
-    for (let i = 0; i < count; i++) mcu.flash[addr + i] &= mcu.readUint8(src + i);
-    persist(addr, count);
+  if (code === BKPT_ERASE || code === BKPT_PROGRAM) {
+    const erase = code === BKPT_ERASE;
+    let addr;
+    let len;
+    if (erase) {
+      // flash_range_erase(uint32_t addr, size_t count, uint32_t block_size, uint8_t block_cmd)
+      addr = r[0] & (FLASH_SIZE - 1) & ~0xfff;
+      len = Math.min(FLASH_SIZE, ((r[0] & (FLASH_SIZE - 1)) + r[1] + 0xfff) & ~0xfff) - addr;
+    } else {
+      // flash_range_program(uint32_t addr, const uint8_t *data, size_t count)
+      addr = r[0] & (FLASH_SIZE - 1);
+      len = Math.min(r[2], FLASH_SIZE - addr);
+    }
+    const torn = cutAt > 0 && --cutAt === 0;
+    const n = torn ? len >> 1 : len;
+    if (erase) mcu.flash.fill(0xff, addr, addr + n);
+    else for (let i = 0; i < n; i++) mcu.flash[addr + i] &= mcu.readUint8(r[1] + i);
+    if (n) persist(addr, n);
+    board.event({ ev: 'flash', op: erase ? 'erase' : 'program', addr, len, t: Math.round(clock.nanos / 1000), torn });
+    if (torn) {
+      log(`power cut during a flash ${erase ? 'erase' : 'program'} at ${addr.toString(16)} (${n} of ${len} bytes done)`);
+      shutdown(4);
+      return;
+    }
   } else {
     log(`breakpoint ${code} at ${(core.PC - 2).toString(16)}: stopping`);
     shutdown(1);
@@ -145,7 +160,7 @@ watchdog.onWatchdogTrigger = () => {
 
 function shutdown(code) {
   simulator.stop();
-  if (CTL && code !== 3) {
+  if (CTL && code !== 3 && code !== 4) {
     try {
       fs.unlinkSync(CTL);
     } catch (e) {}
@@ -207,7 +222,15 @@ process.stdin.on('data', (chunk) => {
 process.stdin.on('end', () => shutdown(0));
 
 // --- the board around the chip: OLED, keypad, control socket
-const board = attachBoard(mcu, simulator.clock, { kick: () => kick(), log, i2cInstant: I2C_INSTANT, ctlPath: CTL });
+const board = attachBoard(mcu, simulator.clock, {
+  kick: () => kick(), log, i2cInstant: I2C_INSTANT, ctlPath: CTL,
+  command: (c, a, reply) => {
+    if (c !== 'cut') return false;
+    cutAt = Math.max(0, Number(a[1] ?? 1) || 0); // 0: disarm
+    reply(`ok ${flashOps} ${cutAt}\n`);
+    return true;
+  },
+});
 
 // --- go: start at the second-stage bootloader in flash, as the demo does
 // The run loop is the Simulator's (125 MHz cycle clock; while the core sleeps in WFI/WFE the
