@@ -166,8 +166,8 @@ class Board:
                                                                   self.port, err[-800:]))
         return r
 
-    def probe(self, resume: bool = False) -> dict:
-        r = self.mpremote(["run", str(PROBE)], timeout=30, resume=resume)
+    def probe(self, resume: bool = False, timeout: float = 20) -> dict:
+        r = self.mpremote(["run", str(PROBE)], timeout=timeout, resume=resume)
         for line in r.stdout.splitlines():
             if line.startswith("DEPLOY-PROBE "):
                 return json.loads(line[len("DEPLOY-PROBE "):])
