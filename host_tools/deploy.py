@@ -272,7 +272,7 @@ def deploy(port: str, board: str = "pico", tree: Path | None = None, options: di
         % (board, port, ".".join(map(str, info["version"])), *board_format(info["mpy"]),
            info.get("machine"), free_kb))
     result = {"copied": copy, "removed": remove, "bytes": 0, "probe_s": time.monotonic() - t0,
-              "info": info}
+              "info": info, "resets": 1}
     if not copy and not remove and not info.get("held"):
         b.mpremote(["reset"], timeout=20)
         result["seconds"] = time.monotonic() - t0
@@ -284,6 +284,7 @@ def deploy(port: str, board: str = "pico", tree: Path | None = None, options: di
     if not info.get("held"):
         # Hold the app at the next boot and reboot into the REPL: no watchdog runs while copying.
         b.mpremote(["exec", "open(%r, 'w').close()" % ("/" + FLAG), "+", "reset"], timeout=20)
+        result["resets"] = 2
         info = b.wait_ready()
         if not info.get("held"):
             raise DeployError("the board did not stop for the deploy after its reset")

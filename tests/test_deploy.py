@@ -65,6 +65,7 @@ def test_make_deploy_to_a_blank_board(rig):
                        text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     rig["figures"]["first deploy s"] = time.monotonic() - t0
+    b.wait_boot(3)  # the deploy's two resets
     assert re.search(r"deploy: 30 copied \(\d+ bytes\), 0 removed, 0 unchanged", r.stdout), r.stdout
     for name in ("main.py", "board.py", "boards/pico.mpy", "firmware/app.mpy", "lib/ssd1306.mpy"):
         assert "  copy %s (" % name in r.stdout
@@ -81,7 +82,9 @@ def test_a_second_deploy_copies_nothing(rig):
     b = rig["board"]
     assert rig["done"], "needs the first deploy"
     lines = []
+    n = b.boots()
     res = deploy.deploy(b.pty, "pico", tree=rig["tree"], out=lines.append)
+    b.wait_boot(n + res["resets"])
     assert res["copied"] == [] and res["removed"] == []
     assert res["info"]["wdt"]  # the app was running, with its watchdog, when the deploy came
     assert "nothing to copy (30 files up to date)" in lines[-1]
@@ -100,7 +103,9 @@ def test_a_deploy_after_a_change_copies_that_file_only(rig):
     subprocess.run(mpy_cross_cmd(src, tree2 / "firmware" / "lang_en.mpy"), check=True)
     wait_rows(b, first_screen())  # the app runs, its watchdog on
     lines = []
+    n = b.boots()
     res = deploy.deploy(b.pty, "pico", tree=tree2, out=lines.append)
+    b.wait_boot(n + res["resets"])
     assert res["info"]["wdt"]
     assert res["copied"] == ["firmware/lang_en.mpy"], lines
     assert "  copy firmware/lang_en.mpy (" in "\n".join(lines)
@@ -109,7 +114,9 @@ def test_a_deploy_after_a_change_copies_that_file_only(rig):
     want[0] = "New match!"
     wait_rows(b, want)  # the board runs the new file
     # and back: again that one file only
+    n = b.boots()
     res = deploy.deploy(b.pty, "pico", tree=rig["tree"], out=lines.append)
+    b.wait_boot(n + res["resets"])
     assert res["copied"] == ["firmware/lang_en.mpy"]
     wait_rows(b, first_screen())
     rig["done"].append("changed")
