@@ -51,8 +51,18 @@ OPTIONS ?=
 deploy: venv
 	$(BIN)/python -m host_tools.deploy --board $(BOARD) --port $(PORT) --options '$(OPTIONS)'
 
+# make sim: the host simulator; make sim BOARD=pico: the exact firmware on the virtual Pico
+# (what make deploy puts there, host_tools/sim_vpico.py).
+SIM_BOARD := $(if $(filter command line environment,$(origin BOARD)),$(BOARD),)
 sim: venv
+ifeq ($(SIM_BOARD),)
 	$(BIN)/python -m host_tools.sim
+else ifeq ($(SIM_BOARD),pico)
+	$(MAKE) node_modules
+	$(BIN)/python -m host_tools.sim_vpico
+else
+	@echo "make sim BOARD=$(SIM_BOARD): only BOARD=pico has a virtual board" >&2; exit 2
+endif
 
 bench: venv
 	$(BIN)/python -m host_tools.bench
