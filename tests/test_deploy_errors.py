@@ -65,6 +65,9 @@ def test_the_format_check(tmp_path):
     files = deploy.files_for(tree, "pico")
     with pytest.raises(deploy.DeployError, match=r"loads \.mpy format 5\.2.*is format 6"):
         deploy.check(info, "pico", "6.3", files)
+    with pytest.raises(deploy.DeployError, match=r"MicroPython 1\.22\.2 takes \.mpy format "
+                       r"6\.2; this build is 6\.3"):
+        deploy.check(dict(info, mpy=6 | (2 << 8), version=[1, 22, 2]), "pico", "6.3", files)
     deploy.check(dict(info, mpy=6 | (3 << 8) | (4 << 10)), "pico", "6.3", files)  # armv6m
     with pytest.raises(deploy.DeployError, match="not MicroPython"):
         deploy.check(dict(info, impl="circuitpython"), "pico", "6.3", files)
