@@ -131,6 +131,22 @@ def files_for(tree: Path, board: str, options: dict | None = None) -> dict[str, 
     return out
 
 
+def mip_urls() -> list[list[str]]:
+    """package.json's "urls" for `mpremote mip install --target / github:OWNER/REPO`: the
+    sources laid out as a deploy lays out the build (main.py at /, both profiles, /lib)."""
+    out = [["main.py", "boards/main.py"]]
+    for p in sorted((ROOT / "boards").glob("*.py")):
+        if p.name not in ("main.py", PROBE.name):
+            out.append(["boards/" + p.name, "boards/" + p.name])
+    for p in sorted((ROOT / "firmware").rglob("*.py")):
+        rel = p.relative_to(ROOT).as_posix()
+        if "__pycache__" in rel:
+            continue
+        dest = "lib/" + p.name if rel.startswith("firmware/lib/") else rel
+        out.append([dest, rel])
+    return out
+
+
 def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 

@@ -78,3 +78,31 @@ def test_the_watchdog_takes_its_real_time(board):
     assert r.returncode == 0, r.stderr
     board.wait_boot(n + 1, timeout=30)
     assert time.monotonic() - t0 > 1.5
+
+
+def test_package_json_lists_the_firmware_for_mip():
+    import json
+
+    from host_tools.deploy import mip_urls
+    from host_tools.mpy import ROOT
+
+    assert json.loads((ROOT / "package.json").read_text())["urls"] == mip_urls()
+
+
+def test_mip_install_puts_a_working_scoreboard_on_the_board(board):
+    # What `mpremote mip install --target / github:OWNER/REPO` does, from the local package.json
+    # (the same urls, relative to it): sources, which the board compiles as it imports them.
+    from host_tools.mpy import ROOT
+
+    r = subprocess.run([MPREMOTE, "connect", board.pty, "mip", "install", "--target", "/",
+                        str(ROOT / "package.json")], capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "Installing: //main.py" in r.stdout  # (mpremote joins "/" + "/" + path)
+    assert "Installing: //lib/ssd1306.py" in r.stdout
+    assert "main.py" in mpremote(board, "exec", "import os; print(os.listdir('/'))").stdout
+    n = board.boots()
+    mpremote(board, "reset")
+    board.wait_boot(n + 1)
+    rows = board.wait_text("New match", timeout=120)
+    assert rows[0] == "New match"
