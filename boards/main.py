@@ -2,6 +2,11 @@
 # /board.py (optional, one line):  BOARD = "esp32_devkit"      (default "pico")
 # and, optionally, changes to the profile:  OPTIONS = {"display": "lcd20", "input": "buttons"}
 # ("game": "8ball" preselects the game on the setup screen; "wdt_ms": 0 while developing).
+# /deploy.flag (made by `make deploy`, host_tools/deploy.py): the board stays at the REPL and
+# starts neither the app nor its watchdog, so the deploy can copy files at leisure; the deploy
+# deletes the flag when every file is there, then resets the board. A deploy cut short leaves
+# the flag: the board waits for the next deploy instead of running half-copied firmware.
+import os
 import sys
 import time
 
@@ -39,4 +44,15 @@ def main():
     app.run(hw, time.ticks_ms, time.sleep_ms, game=prof.get("game", "14.1"), store=Store(""))
 
 
-main()
+def held():
+    try:
+        os.stat("deploy.flag")
+    except OSError:
+        return False
+    print("main.py: /deploy.flag: a deploy is copying files; the app is not started "
+          "(make deploy finishes it; or delete /deploy.flag and reset)")
+    return True
+
+
+if not held():
+    main()

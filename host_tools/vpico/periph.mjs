@@ -1,0 +1,649 @@
+// Peripherals on the emulated Pico for run.mjs: an SSD1306 128x64 OLED on I2C0 (0x3C), a 4x4
+// keypad matrix (and direct buttons) on GPIO, and a control socket for test scripts.
+//
+//   SSD1306: an I2C target on the RP2040's I2C0 controller (the hardware I2C that machine.I2C
+//     uses) at 0x3C, every other address NACKed. MicroPython's rp2 I2C does zero-length writes
+//     (i2c.scan(), i2c.writeto(a, b"")) by bit-banging GP4/GP5, so the same device also answers
+//     a bit-level I2C decoder on those pins (a wired-AND bus: the line is low when the master or
+//     the target pulls it). Control byte (Co, D/C#), the fundamental/addressing/hardware-config/
+//     scrolling commands with their argument bytes, the 128x64 GDDRAM with the column/page
+//     window of horizontal, vertical and page addressing. Bus timing: each byte (address
+//     included) takes 9 SCL periods of what the firmware programmed (IC_FS_SCL_HCNT + LCNT at
+//     125 MHz: 2.5 us at 400 kHz, 22.5 us a byte), so the CPU waits for the bus as on a chip;
+//     --i2c-instant makes bytes complete at once.
+//   Keypad: rows GP6-9 (driven low one at a time, open drain), columns GP10-13 (pull-ups): a
+//     column reads low when a pressed key joins it, through any chain of pressed keys (a plain
+//     matrix without diodes, ghosting included), to a row driven low. Recomputed in the pins'
+//     listeners, synchronously, so a drive-then-read sees the new level. Keymap
+//     "123A456B789C*0#D" (row by row). Buttons P1 P2 FOUL UNDO MISS OK on GP14 15 16 20 21 22
+//     (to GND). Unused inputs read high (pull-ups).
+//   Control socket (a Unix socket; one command line per connection, the reply, then close):
+//     press KEY MS        hold KEY for MS ms of emulated time (KEY: 0-9 A-D * # or a button name;
+//                         several keys: 0+C); replies "ok T_US RELEASE_US" at once
+//     down KEY / up KEY   press / release (no timer)
+//     wait MS             reply "ok T_US" once MS ms of emulated time have passed
+//     time                emulated microseconds since power-on (the simulation clock)
+//     screen [raw]        64 lines of '#'/'.' (what the panel shows: display on/off, inverse,
+//                         entire-on, start line and COM/segment direction applied; raw: the
+//                         GDDRAM as the firmware addresses it), then "frame N updates ... t_us T"
+//     png PATH [SCALE]    the panel as a PNG (default scale 4), "ok PATH"
+//     stats               one JSON object: counters
+//     log [SEQ]           events from SEQ on, one JSON object a line: key down/up/seen, I2C
+//                         transactions (t0/t1 us, addr, ack, bytes, GDDRAM bytes, window, pass)
+//     passes [FROM_US]    "N T_US" for each keypad scan (a loop pass of the firmware) since FROM_US
+//     serial [N]          the last N (default 4096) bytes of the USB serial output
+//     (run.mjs adds `cut N`: a power cut in the middle of the Nth flash operation from now;
+//     and logs every flash erase/program as an event)
+import fs from 'fs';
+import net from 'net';
+import zlib from 'zlib';
+import { GPIOPinState } from 'rp2040js';
+
+const W = 128;
+const H = 64;
+const PAGES = H / 8;
+
+// ------------------------------------------------------------------ SSD1306 model
+// Argument bytes after each command opcode (the rest take none).
+const ARGS = {
+  0x81: 1, 0x8d: 1, 0x20: 1, 0x21: 2, 0x22: 2, 0xa8: 1, 0xd3: 1, 0xd5: 1, 0xd9: 1, 0xda: 1,
+  0xdb: 1, 0x26: 6, 0x27: 6, 0x29: 5, 0x2a: 5, 0xa3: 2, 0xd6: 1, 0xad: 1,
+};
+
+export class SSD1306 {
+  constructor() {
+    this.ram = new Uint8Array(W * PAGES);
+    this.powerOn();
+  }
+
+  powerOn() {
+    // The reset state of the datasheet (GDDRAM: what a fresh panel holds, random; zeros here).
+    this.ram.fill(0);
+    this.on = false;
+    this.contrast = 0x7f;
+    this.inverse = false;
+    this.entireOn = false;
+    this.mode = 2; // page addressing
+    this.colStart = 0;
+    this.colEnd = W - 1;
+    this.pageStart = 0;
+    this.pageEnd = PAGES - 1;
+    this.col = 0;
+    this.page = 0;
+    this.startLine = 0;
+    this.offset = 0;
+    this.mux = 63;
+    this.segRemap = false;
+    this.comRev = false;
+    this.chargePump = false;
+    this.scrolling = false;
+    this.op = -1; // command waiting for argument bytes
+    this.args = [];
+    this.ctrl = true; // next byte is a control byte
+    this.dc = 0;
+    this.co = 0;
+    this.cmds = 0;
+    this.unknown = 0;
+  }
+
+  // one I2C write transaction addressed to us: start(), byte()..., stop()
+  start() {
+    this.ctrl = true;
+  }
+
+  byte(b) {
+    if (this.ctrl) {
+      this.co = b & 0x80;
+      this.dc = b & 0x40;
+      this.ctrl = false;
+      return 'ctrl';
+    }
+    if (this.co) this.ctrl = true; // Co=1: one byte, then another control byte
+    if (this.dc) {
+      this.data(b);
+      return 'data';
+    }
+    this.command(b);
+    return 'cmd';
+  }
+
+  data(b) {
+    this.ram[this.page * W + this.col] = b;
+    if (this.mode === 0) {
+      // horizontal: column first, then the next page, both within the window
+      if (this.col >= this.colEnd) {
+        this.col = this.colStart;
+        this.page = this.page >= this.pageEnd ? this.pageStart : this.page + 1;
+      } else this.col++;
+    } else if (this.mode === 1) {
+      // vertical: page first, then the next column
+      if (this.page >= this.pageEnd) {
+        this.page = this.pageStart;
+        this.col = this.col >= this.colEnd ? this.colStart : this.col + 1;
+      } else this.page++;
+    } else {
+      // page addressing: the column wraps within the page
+      this.col = this.col >= W - 1 ? this.pageModeCol || 0 : this.col + 1;
+    }
+  }
+
+  command(b) {
+    if (this.op >= 0) {
+      this.args.push(b);
+      if (this.args.length >= ARGS[this.op]) {
+        const op = this.op;
+        this.op = -1;
+        this.apply(op, this.args);
+        this.args = [];
+      }
+      return;
+    }
+    if (ARGS[b]) {
+      this.op = b;
+      this.args = [];
+      return;
+    }
+    this.apply(b, []);
+  }
+
+  apply(op, a) {
+    this.cmds++;
+    switch (op) {
+      case 0x81: this.contrast = a[0]; return;
+      case 0x8d: this.chargePump = !!(a[0] & 0x04); return;
+      case 0x20: this.mode = a[0] & 3; if (this.mode === 3) this.mode = 2; return;
+      case 0x21:
+        this.colStart = a[0] & 0x7f;
+        this.colEnd = a[1] & 0x7f;
+        this.col = this.colStart;
+        return;
+      case 0x22:
+        this.pageStart = a[0] & 7;
+        this.pageEnd = a[1] & 7;
+        this.page = this.pageStart;
+        return;
+      case 0xa8: this.mux = a[0] & 0x3f; return;
+      case 0xd3: this.offset = a[0] & 0x3f; return;
+      case 0xd5: case 0xd9: case 0xda: case 0xdb: case 0xd6: case 0xad: return;
+      case 0x26: case 0x27: case 0x29: case 0x2a: case 0xa3: return; // scroll setup
+      case 0x2e: this.scrolling = false; return;
+      case 0x2f: this.scrolling = true; return;
+      case 0xa0: case 0xa1: this.segRemap = !!(op & 1); return;
+      case 0xa4: case 0xa5: this.entireOn = !!(op & 1); return;
+      case 0xa6: case 0xa7: this.inverse = !!(op & 1); return;
+      case 0xae: case 0xaf: this.on = !!(op & 1); return;
+      case 0xc0: case 0xc8: this.comRev = !!(op & 8); return;
+      case 0xe3: return; // NOP
+    }
+    if (op >= 0x40 && op <= 0x7f) { this.startLine = op & 0x3f; return; }
+    if (op >= 0xb0 && op <= 0xb7) { this.page = op & 7; return; }
+    if (op <= 0x0f) { this.col = (this.col & 0x70) | op; this.pageModeCol = this.col; return; }
+    if (op <= 0x1f) { this.col = ((op & 7) << 4) | (this.col & 0x0f); this.pageModeCol = this.col; return; }
+    this.unknown++;
+  }
+
+  status() {
+    return this.on ? 0x00 : 0x40; // D6: display off
+  }
+
+  ramPixel(x, y) {
+    return (this.ram[(y >> 3) * W + x] >> (y & 7)) & 1;
+  }
+
+  // What the panel shows at (x, y), for a module mounted the usual way: the micropython-lib
+  // driver's A1 (segment remap) and C8 (COM scan from COM63) give the RAM's own orientation;
+  // A0 / C0 mirror it.
+  panelPixel(x, y) {
+    if (!this.on) return 0; // display off: a dark panel
+    if (this.entireOn) return 1;
+    const rx = this.segRemap ? x : W - 1 - x;
+    let row = this.comRev ? y : H - 1 - y;
+    row = (row + this.startLine + this.offset) & 63;
+    const p = this.ramPixel(rx, row);
+    return this.inverse ? p ^ 1 : p;
+  }
+
+  lit() {
+    let n = 0;
+    for (let i = 0; i < this.ram.length; i++) {
+      let v = this.ram[i];
+      while (v) { n += v & 1; v >>= 1; }
+    }
+    return n;
+  }
+
+  text(raw) {
+    const lines = [];
+    for (let y = 0; y < H; y++) {
+      let s = '';
+      for (let x = 0; x < W; x++) s += (raw ? this.ramPixel(x, y) : this.panelPixel(x, y)) ? '#' : '.';
+      lines.push(s);
+    }
+    return lines;
+  }
+
+  png(scale = 4) {
+    const w = W * scale;
+    const h = H * scale;
+    const raw = Buffer.alloc((w + 1) * h);
+    for (let y = 0; y < h; y++) {
+      raw[y * (w + 1)] = 0; // filter: none
+      for (let x = 0; x < w; x++) {
+        const on = this.panelPixel((x / scale) | 0, (y / scale) | 0);
+        raw[y * (w + 1) + 1 + x] = on ? Math.round(0x20 + (0xdf * this.contrast) / 255) : 0;
+      }
+    }
+    const ihdr = Buffer.alloc(13);
+    ihdr.writeUInt32BE(w, 0);
+    ihdr.writeUInt32BE(h, 4);
+    ihdr[8] = 8; // bit depth
+    ihdr[9] = 0; // greyscale
+    return Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      pngChunk('IHDR', ihdr),
+      pngChunk('IDAT', zlib.deflateSync(raw)),
+      pngChunk('IEND', Buffer.alloc(0)),
+    ]);
+  }
+}
+
+const CRC_TABLE = (() => {
+  const t = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c >>> 0;
+  }
+  return t;
+})();
+
+function crc32(buf) {
+  let c = 0xffffffff;
+  for (let i = 0; i < buf.length; i++) c = CRC_TABLE[(c ^ buf[i]) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function pngChunk(type, data) {
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
+  const td = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(td));
+  return Buffer.concat([len, td, crc]);
+}
+
+// ------------------------------------------------------------------ the board
+export function attachBoard(mcu, clock, opts = {}) {
+  const { kick = () => {}, log = () => {}, i2cInstant = false, ctlPath = null, command = null } = opts;
+  const gpio = mcu.gpio;
+  const CYCLE_NANOS = 1e9 / 125e6;
+  const us = () => Math.round(clock.nanos / 1000);
+  const oled = new SSD1306();
+  const ADDR = 0x3c;
+
+  // event log for the control socket
+  const events = [];
+  let seq = 0;
+  const MAX_EVENTS = 50000;
+  const event = (e) => {
+    e.seq = seq++;
+    events.push(e);
+    if (events.length > MAX_EVENTS) events.splice(0, events.length - MAX_EVENTS);
+  };
+
+  const stats = {
+    i2cTransactions: 0, i2cNacks: 0, i2cBytes: 0, gddramBytes: 0, frames: 0, passes: 0,
+    softTransactions: 0, firstFrameUs: null, firstLitFrameUs: null,
+  };
+  let lastDataPass = -1;
+
+  // --- a transaction in progress (hardware or bit-banged)
+  let tx = null;
+  function txStart(soft) {
+    tx = { t0: us(), soft, addr: -1, read: false, ack: false, n: 0, data: 0, cmds: [], win: null, tLast: us() };
+  }
+  function txByte(b) {
+    tx.n++;
+    tx.tLast = us();
+    stats.i2cBytes++;
+    const kind = oled.byte(b);
+    if (kind === 'data') {
+      if (tx.data === 0) tx.win = [oled.col, oled.page];
+      tx.data++;
+      stats.gddramBytes++;
+    } else if (kind === 'cmd' && tx.cmds.length < 32) tx.cmds.push(b);
+  }
+  function txEnd() {
+    if (!tx) return;
+    const t = tx;
+    tx = null;
+    if (t.addr < 0) return; // a start without an address
+    stats.i2cTransactions++;
+    if (t.soft) stats.softTransactions++;
+    if (!t.ack) stats.i2cNacks++;
+    const e = { ev: 'i2c', t0: t.t0, t1: t.tLast, addr: t.addr, ack: t.ack, read: t.read, bytes: t.n, pass: stats.passes };
+    if (t.soft) e.soft = true;
+    if (t.data) {
+      e.data = t.data;
+      e.win = t.win;
+      if (stats.passes !== lastDataPass || stats.frames === 0) {
+        stats.frames++;
+        lastDataPass = stats.passes;
+        if (stats.firstFrameUs === null) stats.firstFrameUs = t.tLast;
+      }
+      e.frame = stats.frames;
+      e.lit = oled.lit();
+      if (e.lit && stats.firstLitFrameUs === null) stats.firstLitFrameUs = t.tLast;
+    }
+    if (t.cmds.length) e.cmds = t.cmds;
+    event(e);
+  }
+
+  // --- hardware I2C0 (what machine.I2C drives)
+  const i2c = mcu.i2c[0];
+  const alarm = clock.createAlarm(() => {
+    const f = pendingI2C;
+    pendingI2C = null;
+    if (f) f();
+  });
+  let pendingI2C = null;
+  const bitNanos = () => {
+    const cnt = i2c.sclHighPeriod + i2c.sclLowPeriod;
+    return Math.max(1, cnt) * CYCLE_NANOS;
+  };
+  const later = (bits, f) => {
+    if (i2cInstant) {
+      f();
+      return;
+    }
+    pendingI2C = f;
+    alarm.schedule(bits * bitNanos());
+  };
+  i2c.onStart = (repeated) => {
+    if (tx) txEnd();
+    txStart(false);
+    later(1, () => i2c.completeStart());
+  };
+  i2c.onConnect = (address, mode) => {
+    tx.addr = address;
+    tx.read = mode === 1;
+    tx.ack = address === ADDR;
+    tx.n++;
+    stats.i2cBytes++;
+    tx.tLast = us();
+    if (tx.ack && !tx.read) oled.start();
+    later(9, () => {
+      tx && (tx.tLast = us());
+      const ack = tx ? tx.ack : false;
+      i2c.completeConnect(ack);
+      if (!ack) flushed();
+    });
+  };
+  i2c.onWriteByte = (value) => {
+    later(9, () => {
+      const ack = !!(tx && tx.ack);
+      if (ack) txByte(value);
+      i2c.completeWrite(ack);
+      if (!ack) flushed();
+    });
+  };
+  // rp2040js flushes the TX FIFO on an abort (a NACK) but leaves TX_EMPTY clear, so pico-sdk's
+  // i2c_write waits for it until its timeout (ETIMEDOUT, and a TX_ABRT left pending that fails
+  // the next transfer); the chip raises TX_EMPTY once the FIFO is empty: EIO, as on a board.
+  const R_TX_EMPTY = 1 << 4;
+  const flushed = () => {
+    if (i2c.txFIFO.itemCount <= i2c.txThreshold) i2c.setInterrupts(R_TX_EMPTY);
+  };
+  i2c.onReadByte = () => {
+    later(9, () => {
+      if (tx) { tx.n++; tx.tLast = us(); }
+      i2c.completeRead(oled.status());
+    });
+  };
+  i2c.onStop = () => {
+    later(1, () => {
+      txEnd();
+      i2c.completeStop();
+    });
+  };
+
+  // --- bit-banged I2C on GP4 (SDA) / GP5 (SCL): MicroPython's zero-length writes (scan)
+  const SDA = 4;
+  const SCL = 5;
+  let mSda = true; // the master releases the line (pulled up)
+  let mScl = true;
+  let tSdaLow = false; // the target pulls SDA low (ACK)
+  const bb = { state: 'idle', bits: 0, byte: 0, acked: false };
+  const sdaLine = () => mSda && !tSdaLow;
+  const drive = () => {
+    gpio[SDA].setInputValue(sdaLine());
+    gpio[SCL].setInputValue(mScl);
+  };
+  drive();
+  gpio[SDA].addListener((state) => {
+    const v = state !== GPIOPinState.Low;
+    if (v === mSda) return;
+    mSda = v;
+    if (mScl) {
+      if (!v) {
+        // START (or repeated start)
+        if (tx) txEnd();
+        txStart(true);
+        bb.state = 'addr';
+        bb.bits = 0;
+        bb.byte = 0;
+      } else if (bb.state !== 'idle' || tx) {
+        // STOP
+        if (tx && tx.soft) txEnd();
+        bb.state = 'idle';
+        tSdaLow = false;
+      }
+    }
+    drive();
+  });
+  gpio[SCL].addListener((state) => {
+    const v = state !== GPIOPinState.Low;
+    if (v === mScl) return;
+    mScl = v;
+    if (v) {
+      // rising edge: the receiver samples SDA
+      if ((bb.state === 'addr' || bb.state === 'data') && bb.bits < 8) {
+        bb.byte = ((bb.byte << 1) | (sdaLine() ? 1 : 0)) & 0xff;
+        bb.bits++;
+      }
+    } else {
+      // falling edge: after 8 bits the target answers in the 9th clock
+      if (bb.state === 'ack') {
+        tSdaLow = false;
+        bb.state = bb.acked && !(tx && tx.read) ? 'data' : 'nack';
+        bb.bits = 0;
+        bb.byte = 0;
+      } else if ((bb.state === 'addr' || bb.state === 'data') && bb.bits === 8) {
+        if (bb.state === 'addr') {
+          const a = bb.byte >> 1;
+          tx.addr = a;
+          tx.read = !!(bb.byte & 1);
+          tx.ack = a === ADDR && !tx.read; // bit-banged reads are not answered (MicroPython has none)
+          tx.n++;
+          tx.tLast = us();
+          stats.i2cBytes++;
+          bb.acked = tx.ack;
+          if (tx.ack) oled.start();
+        } else if (tx && tx.ack) txByte(bb.byte);
+        tSdaLow = bb.acked;
+        bb.state = 'ack';
+      }
+    }
+    drive();
+  });
+
+  // --- keypad matrix and buttons
+  const ROWS = [6, 7, 8, 9];
+  const COLS = [10, 11, 12, 13];
+  const KEYMAP = '123A456B789C*0#D';
+  const BUTTONS = { P1: 14, P2: 15, FOUL: 16, UNDO: 20, MISS: 21, OK: 22 };
+  const passTimes = new Float64Array(8192); // when each of the last 8192 keypad scans began
+  const pressed = new Set();
+  const unseen = new Set(); // pressed keys whose contact no scan has seen yet
+  for (let i = 0; i < 30; i++) {
+    if (i === SDA || i === SCL || ROWS.includes(i)) continue;
+    gpio[i].setInputValue(true); // pull-ups / idle-high inputs
+  }
+  const rowLow = (r) => gpio[ROWS[r]].value === GPIOPinState.Low;
+  function refresh() {
+    // nodes 0-3 rows, 4-7 columns; pressed keys join a row to a column
+    const parent = [0, 1, 2, 3, 4, 5, 6, 7];
+    const find = (a) => (parent[a] === a ? a : (parent[a] = find(parent[a])));
+    for (const k of pressed) {
+      const i = KEYMAP.indexOf(k);
+      if (i < 0) continue;
+      parent[find(i >> 2)] = find(4 + (i & 3));
+    }
+    const lowRoot = new Set();
+    for (let r = 0; r < 4; r++) if (rowLow(r)) lowRoot.add(find(r));
+    for (let c = 0; c < 4; c++) {
+      const low = lowRoot.has(find(4 + c));
+      gpio[COLS[c]].setInputValue(!low);
+    }
+    if (unseen.size) {
+      for (const k of [...unseen]) {
+        const i = KEYMAP.indexOf(k);
+        if (i >= 0 && rowLow(i >> 2)) {
+          unseen.delete(k);
+          event({ ev: 'seen', key: k, t: us(), pass: stats.passes });
+        }
+      }
+    }
+    for (const [name, pin] of Object.entries(BUTTONS)) gpio[pin].setInputValue(!pressed.has(name));
+  }
+  ROWS.forEach((pin, r) => {
+    gpio[pin].addListener((state, old) => {
+      if (r === 0 && state === GPIOPinState.Low) {
+        passTimes[stats.passes % passTimes.length] = us();
+        stats.passes++;
+      }
+      refresh();
+    });
+  });
+  const keyName = (k) => {
+    const u = k.toUpperCase();
+    if (BUTTONS[u] !== undefined) return u;
+    if (k.length === 1 && KEYMAP.includes(u)) return u;
+    return null;
+  };
+  function down(k) {
+    pressed.add(k);
+    if (KEYMAP.includes(k)) unseen.add(k);
+    event({ ev: 'down', key: k, t: us(), pass: stats.passes });
+    refresh();
+  }
+  function up(k) {
+    pressed.delete(k);
+    unseen.delete(k);
+    event({ ev: 'up', key: k, t: us(), pass: stats.passes });
+    refresh();
+  }
+
+  // --- USB serial tee
+  let serialBuf = Buffer.alloc(0);
+  const serialTee = (u8) => {
+    serialBuf = Buffer.concat([serialBuf, Buffer.from(u8)]);
+    if (serialBuf.length > 65536) serialBuf = serialBuf.subarray(serialBuf.length - 65536);
+  };
+
+  // --- control socket
+  function screenText(raw) {
+    const lines = oled.text(raw);
+    lines.push(
+      `frame ${stats.frames} gddram_bytes ${stats.gddramBytes} i2c_bytes ${stats.i2cBytes} t_us ${us()} ` +
+        `display ${oled.on ? 'on' : 'off'} inverse ${oled.inverse ? 1 : 0} contrast ${oled.contrast} lit ${oled.lit()}`,
+    );
+    return lines.join('\n') + '\n';
+  }
+  function handle(line, reply) {
+    const a = line.trim().split(/\s+/);
+    const c = (a[0] || '').toLowerCase();
+    try {
+      if (c === 'press') {
+        const keys = (a[1] || '').split('+').map(keyName);
+        if (!a[1] || keys.includes(null)) return reply(`error: unknown key ${a[1]}\n`);
+        const ms = a[2] !== undefined ? Number(a[2]) : 80;
+        if (!(ms > 0)) return reply('error: MS\n');
+        const t = us();
+        keys.forEach(down);
+        const rel = clock.createAlarm(() => keys.forEach(up));
+        rel.schedule(ms * 1e6);
+        kick();
+        return reply(`ok ${t} ${t + Math.round(ms * 1000)}\n`);
+      }
+      if (c === 'down' || c === 'up') {
+        const k = keyName(a[1] || '');
+        if (!k) return reply(`error: unknown key ${a[1]}\n`);
+        (c === 'down' ? down : up)(k);
+        kick();
+        return reply(`ok ${us()}\n`);
+      }
+      if (c === 'wait') {
+        const ms = Number(a[1] || 0);
+        const w = clock.createAlarm(() => reply(`ok ${us()}\n`));
+        w.schedule(Math.max(0, ms) * 1e6);
+        kick();
+        return;
+      }
+      if (c === 'time') return reply(`${us()}\n`);
+      if (c === 'screen') return reply(screenText(a[1] === 'raw'));
+      if (c === 'png') {
+        if (!a[1]) return reply('error: png PATH [SCALE]\n');
+        fs.writeFileSync(a[1], oled.png(Number(a[2] || 4)));
+        return reply(`ok ${a[1]}\n`);
+      }
+      if (c === 'stats') {
+        return reply(JSON.stringify({ t_us: us(), seq, ...stats, display: { on: oled.on, inverse: oled.inverse, contrast: oled.contrast, mode: oled.mode, cmds: oled.cmds, unknownCmds: oled.unknown }, pressed: [...pressed], i2cInstant }) + '\n');
+      }
+      if (c === 'log') {
+        const from = Number(a[1] || 0);
+        return reply(events.filter((e) => e.seq >= from).map((e) => JSON.stringify(e)).join('\n') + '\n');
+      }
+      if (c === 'passes') {
+        // start times (us) of the keypad scans (one a loop pass) since FROM_US
+        const from = Number(a[1] || 0);
+        const n = Math.min(stats.passes, passTimes.length);
+        const out = [];
+        for (let i = stats.passes - n; i < stats.passes; i++) {
+          const t = passTimes[i % passTimes.length];
+          if (t >= from) out.push(`${i + 1} ${t}`);
+        }
+        return reply(out.join('\n') + '\n');
+      }
+      if (c === 'serial') {
+        const n = Number(a[1] || 4096);
+        return reply(serialBuf.subarray(Math.max(0, serialBuf.length - n)).toString('latin1'));
+      }
+      if (command && command(c, a, reply)) return;
+      return reply(`error: unknown command ${c}\n`);
+    } catch (e) {
+      return reply(`error: ${e.message}\n`);
+    }
+  }
+  let server = null;
+  if (ctlPath) {
+    try { fs.unlinkSync(ctlPath); } catch (e) {}
+    server = net.createServer((sock) => {
+      let buf = '';
+      let done = false;
+      sock.on('data', (d) => {
+        buf += d.toString();
+        const nl = buf.indexOf('\n');
+        if (nl < 0 || done) return;
+        done = true;
+        handle(buf.slice(0, nl), (text) => {
+          if (!sock.destroyed) sock.end(text);
+        });
+      });
+      sock.on('error', () => {});
+    });
+    server.listen(ctlPath, () => log(`control socket ${ctlPath}`));
+    server.unref(); // the emulator's own work keeps the process alive
+  }
+  return { oled, stats, events, event, serialTee, down, up, close: () => server && server.close() };
+}

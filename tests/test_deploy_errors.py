@@ -1,0 +1,123 @@
+# make deploy's errors, each a clear message and nothing copied: no board on the port, a port
+# that is not MicroPython, a MicroPython whose .mpy format does not match the build, not enough
+# flash. The last two on the virtual Pico (one blank board for the module).
+import os
+import select
+import shutil
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from host_tools import deploy, vpico
+from host_tools.mpy import ROOT
+
+
+def test_no_board_on_that_port():
+    with pytest.raises(deploy.DeployError, match="no board on /dev/ttyACM-none"):
+        deploy.deploy("/dev/ttyACM-none", "pico", tree=ROOT / "nowhere")
+    r = subprocess.run([sys.executable, "-m", "host_tools.deploy", "--port", "/dev/ttyACM-none"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 1
+    assert r.stderr.startswith("deploy: error: no board on /dev/ttyACM-none: no such port")
+
+
+def test_unknown_board_profile(tmp_path):
+    (tmp_path / "boards").mkdir()
+    (tmp_path / "boards" / "pico.mpy").write_bytes(b"M\x06\x00\x1f")
+    with pytest.raises(deploy.DeployError, match="no board profile 'uno'.*there are: pico"):
+        deploy.files_for(tmp_path, "uno")
+
+
+def test_a_port_that_is_not_micropython():
+    # A serial device that prints a login prompt every 0.2 s whatever it is sent: no raw REPL.
+    # (mpremote then waits for ever on a pty: the deploy's own timeout says what is wrong.)
+    master, slave = os.openpty()
+    stop = threading.Event()
+
+    def device():
+        while not stop.wait(0.2):
+            try:
+                os.write(master, b"\r\nlogin: ")
+                while select.select([master], [], [], 0)[0]:
+                    os.read(master, 1024)
+            except OSError:
+                return
+
+    t = threading.Thread(target=device, daemon=True)
+    t.start()
+    try:
+        with pytest.raises(deploy.DeployError, match="(not as a MicroPython REPL|gave no answer "
+                           "in 5 s .*is the board running MicroPython)"):
+            deploy.Board(os.ttyname(slave)).probe(timeout=5)
+    finally:
+        stop.set()
+        t.join()
+        os.close(slave)
+        os.close(master)
+
+
+def test_the_format_check(tmp_path):
+    info = {"impl": "micropython", "mpy": 5 | (2 << 8), "version": [1, 19, 1],
+            "machine": "Raspberry Pi Pico with RP2040"}
+    tree = deploy.build(tmp_path / "board")
+    files = deploy.files_for(tree, "pico")
+    with pytest.raises(deploy.DeployError, match=r"loads \.mpy format 5\.2.*is format 6"):
+        deploy.check(info, "pico", "6.3", files)
+    with pytest.raises(deploy.DeployError, match=r"MicroPython 1\.22\.2 takes \.mpy format "
+                       r"6\.2; this build is 6\.3"):
+        deploy.check(dict(info, mpy=6 | (2 << 8), version=[1, 22, 2]), "pico", "6.3", files)
+    deploy.check(dict(info, mpy=6 | (3 << 8) | (4 << 10)), "pico", "6.3", files)  # armv6m
+    with pytest.raises(deploy.DeployError, match="not MicroPython"):
+        deploy.check(dict(info, impl="circuitpython"), "pico", "6.3", files)
+    with pytest.raises(deploy.DeployError, match="BOARD=esp32_devkit is for a ESP32"):
+        deploy.check(dict(info, mpy=6 | (3 << 8)), "esp32_devkit", "6.3",
+                     deploy.files_for(tree, "esp32_devkit"))
+
+
+needs_vpico = pytest.mark.skipif(vpico.missing() is not None, reason=str(vpico.missing()))
+
+
+@pytest.fixture(scope="module")
+def board(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("errors")
+    with vpico.VPico(flash=tmp / "flash.bin", fresh=True) as b:
+        yield b, deploy.build(tmp / "board"), tmp
+
+
+@needs_vpico
+def test_a_build_in_another_mpy_format(board):
+    b, tree, tmp = board
+    other = tmp / "format5"
+    shutil.copytree(tree, other)
+    p = other / "firmware" / "rules.mpy"
+    data = bytearray(p.read_bytes())
+    data[1] = 5  # as MicroPython 1.19's mpy-cross wrote it
+    p.write_bytes(bytes(data))
+    with pytest.raises(deploy.DeployError, match=r"MicroPython 1\.29\.0 loads \.mpy format "
+                       r"6\.3, but rules\.mpy is format 5"):
+        deploy.deploy(b.pty, "pico", tree=other, out=lambda s: None)
+    assert b.listdir("/") == []  # nothing copied
+
+
+@needs_vpico
+def test_not_enough_flash(board):
+    b, tree, _ = board
+    # Fill the filesystem but for 20 blocks (80 KB): the build takes 30 files.
+    fill = ("import os\n"
+            "s = os.statvfs('/')\n"
+            "n = s[3] - 20\n"
+            "z = bytes(4096)\n"
+            "with open('/fill.bin', 'wb') as f:\n"
+            "    for _ in range(n):\n"
+            "        f.write(z)\n"
+            "print(os.statvfs('/')[3])\n")
+    r = subprocess.run([deploy.mpremote_exe(), "connect", b.pty, "exec", fill],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert int(r.stdout.split()[-1]) <= 21
+    with pytest.raises(deploy.DeployError, match=r"not enough flash on the board: these files "
+                       r"need \d+ KB, \d+ KB is free"):
+        deploy.deploy(b.pty, "pico", tree=tree, out=lambda s: None)
+    assert sorted(b.listdir("/")) == ["fill.bin"]  # nothing copied
