@@ -37,13 +37,19 @@ def keys(layout, rows=(), cols=(), pins=(), names=(), keymap="123A456B789C*0#D",
          debounce_ms=30, long_ms=800, stuck_ms=5000):
     # The input object: a Keypad (rows: outputs, cols: pulled-up inputs) or Buttons (pins: pulled-up
     # inputs, one per name). Both have poll(now_ms) and get().
+    # Keys with no long-press meaning for the controller act on their debounced contact: every
+    # keypad key, and the buttons' MISS and OK (P1, P2, FOUL and UNDO have long presses).
     if layout == "keypad":
         from firmware.keys import Keypad
 
-        return Keypad(rows, cols, keymap, debounce_ms=debounce_ms, long_ms=long_ms,
-                      stuck_ms=stuck_ms)
+        k = Keypad(rows, cols, keymap, debounce_ms=debounce_ms, long_ms=long_ms,
+                   stuck_ms=stuck_ms)
+        k.at_contact(keymap)
+        return k
     if layout == "buttons":
         from firmware.keys import Buttons
 
-        return Buttons(pins, names, debounce_ms=debounce_ms, long_ms=long_ms, stuck_ms=stuck_ms)
+        k = Buttons(pins, names, debounce_ms=debounce_ms, long_ms=long_ms, stuck_ms=stuck_ms)
+        k.at_contact(("MISS", "OK"))
+        return k
     raise ValueError("input kind: " + str(layout))

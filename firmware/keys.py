@@ -35,7 +35,8 @@ ticks_add = getattr(time, "ticks_add", wrap_add)
 
 # ---------------------------------------------------------------- debounce engine
 # Events, (kind, name) tuples: ("press", name) on the debounced release of a press
-# shorter than long_ms; ("long", name) once while held past long_ms (its release gives nothing);
+# shorter than long_ms, or at once on its debounced contact for a key set by at_contact() (one
+# with no long-press meaning: nothing waits for its release); ("long", name) once while held past long_ms (its release gives nothing);
 # ("stuck", name) once when held past stuck_ms (after its "long"), then the key is ignored until
 # released; ("chatter", name) once when the level never holds debounce_ms for chatter_ms, or when
 # chatter_edges debounced changes fall within chatter_ms; the key is then ignored until it has
@@ -94,6 +95,7 @@ class KeyScanner:
         self.t_run = [0] * n
         self.t_down = [0] * n
         self.t_win = [0] * n
+        self.instant = bytearray(n)  # 1: "press" on the debounced contact (at_contact)
         self._rollover = rollover
         self._owner = -1  # the key holding the rollover lock, or -1
         self._q = [None] * queue  # type: list  # ring of (kind, name) events
@@ -120,6 +122,12 @@ class KeyScanner:
         self._qh = h
         self._qn = n - 1
         return ev
+
+    def at_contact(self, names):
+        # These keys give "press" on their debounced contact, not their release (keys with no
+        # long-press meaning): a key's screen comes a press's length sooner.
+        for i in range(len(self.names)):
+            self.instant[i] = 1 if self.names[i] in names else 0
 
     def faults(self):
         # Names of keys now ignored as stuck or chattering (allocates: call it when drawing).
@@ -195,6 +203,9 @@ class KeyScanner:
                     self._owner = i
                 elif self._owner != i:
                     self.mode[i] = _BLOCK
+            if self.instant[i] and self.mode[i] == _IDLE:
+                self._emit("press", i)
+                self.mode[i] = _LONG  # its release gives nothing, and no "long" comes
         else:
             if self.mode[i] == _IDLE:
                 self._emit("press", i)

@@ -38,14 +38,27 @@ def test_nothing_is_sent_when_nothing_changed():
     assert rig.runner.app.draws == draws + 1
 
 
-def test_a_held_key_is_drawn_once_on_release():
+def test_a_held_key_is_drawn_once_at_contact_and_a_long_press_key_on_release():
+    # Issue 9: a key with no long-press meaning (every keypad key) acts on its debounced
+    # contact, so its screen does not wait for the release; the release draws nothing more.
     rig = Rig("oled", "keypad", game="14.1")
     start(rig)
     draws = rig.runner.app.draws
     rig.matrix.press("A")
-    rig.run(300)  # held: no event yet (events come on release)
-    assert rig.runner.app.draws == draws
+    rig.run(60)  # debounce (30 ms) and a pass to draw
+    assert rig.runner.app.draws == draws + 1
+    rig.run(300)
     rig.matrix.release("A")
+    rig.run(100)
+    assert rig.runner.app.draws == draws + 1
+    # A wall button with a long press (P1: rack won) still waits for its release.
+    rig = Rig("oled", "buttons", game="9ball")
+    start(rig)
+    draws = rig.runner.app.draws
+    rig.set_key("P1", True)
+    rig.run(300)
+    assert rig.runner.app.draws == draws
+    rig.set_key("P1", False)
     rig.run(100)
     assert rig.runner.app.draws == draws + 1
 
@@ -79,7 +92,7 @@ def test_exception_shows_error_screen_and_restart_keeps_the_match():
 
 
 def test_watchdog_is_fed_only_by_healthy_steps():
-    rig = Rig("oled", "keypad", game="9ball", error_ms=400)
+    rig = Rig("oled", "keypad", game="9ball", error_ms=600)
     start(rig)
     assert rig.wdt.feeds == rig.healthy > 0
     fed = rig.wdt.feeds
@@ -94,8 +107,8 @@ def test_watchdog_is_fed_only_by_healthy_steps():
     assert rig.wdt.feeds == rig.healthy
     during = rig.wdt.feeds
     rig.run(300)
-    assert rig.wdt.feeds == during  # still on the error screen
-    rig.run(200)  # restarted: healthy again
+    assert rig.wdt.feeds == during  # still on the error screen (the key failed at contact)
+    rig.run(300)  # restarted: healthy again
     assert rig.runner.restarts == 1
     assert rig.wdt.feeds > during and rig.wdt.feeds == rig.healthy
     assert fed <= during

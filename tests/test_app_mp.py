@@ -27,8 +27,8 @@ def test_whole_match_on_the_oled():
 
 def test_soft_restart_keeps_the_match():
     r = Run("oled", "keypad", "tr", "8ball",
-            ["keys 2 5 1 1 A B", "state", "boom", "keys A", "mark", "run 200", "state", "mark"],
-            error_ms=100)
+            ["keys 2 5 1 1 A B", "state", "boom", "keys A", "mark", "run 400", "state", "mark"],
+            error_ms=300)
     before, after = r.states
     error_screen, back = r.screens
     assert error_screen[0] == "HATA", error_screen
