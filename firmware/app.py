@@ -43,22 +43,23 @@ class App:
         self.draws = 0
 
     def step(self, now):
-        # Poll the keys at now (ticks_ms) and drain every queued event into the controller; a
-        # pass with no key shows the controller's screen if its version moved, then collects
-        # the garbage of judging and drawing (on the board-like VM a match needs 10 KB less heap
-        # with it; drawing in a pass of its own, as before, saved nothing once it was there).
-        # Then feed the watchdog: only a step that got here is healthy.
+        # Poll the keys at now (ticks_ms) and drain every queued event into the controller; if
+        # that moved the controller's version, show its screen in the same pass (a key's screen
+        # comes without waiting for another pass), then collect the garbage of judging and
+        # drawing (on the board-like VM a match needs 10 KB less heap with it; judging and
+        # drawing in passes of their own, as before, saved nothing once it was there). Then
+        # feed the watchdog: only a step that got here is healthy.
         inp = self.hw.input
         ctl = self.ctl
         ev = inp.poll(now)
-        if ev is None and ctl.version != self.drawn:
+        while ev is not None:
+            ctl.key(ev[0], ev[1])
+            ev = inp.get()
+        if ctl.version != self.drawn:
             self.drawn = ctl.version
             show(self.hw.display, views.render(ctl.model(), self.kind))
             self.draws += 1
             gc.collect()
-        while ev is not None:
-            ctl.key(ev[0], ev[1])
-            ev = inp.get()
         wdt = self.hw.wdt
         if wdt is not None:
             wdt.feed()
