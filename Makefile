@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # pyright: use the copy bundled in the wheel and system node; no version check online.
 export PYRIGHT_PYTHON_IGNORE_WARNINGS := 1
 
-.PHONY: venv node_modules test lint fix sim bench clean mpy deploy frozen test-frozen
+.PHONY: venv node_modules test lint fix sim bench clean mpy deploy pull frozen test-frozen
 
 venv: $(STAMP)
 
@@ -62,6 +62,11 @@ PORT ?= /dev/ttyACM0
 OPTIONS ?=
 deploy: venv
 	$(BIN)/python -m host_tools.deploy --board $(BOARD) --port $(PORT) --options '$(OPTIONS)'
+
+# The board's match records into DIR (only what is new): make pull PORT=/dev/ttyACM0 DIR=records
+DIR ?= records
+pull: venv
+	$(BIN)/python -m host_tools.pull --port $(PORT) --out $(DIR)
 
 # make sim: the host simulator; make sim BOARD=pico: the exact firmware on the virtual Pico
 # (what make deploy puts there, host_tools/sim_vpico.py).

@@ -225,3 +225,54 @@ def test_power_cut_during_journal_writes(rig):
 
 def test_figures(rig):
     print("\nvirtual Pico figures:", rig["figures"])
+
+
+def _new_match_keys():
+    # From play: the menu (# #), down to New match, ok twice (it asks), start, P1 breaks.
+    from firmware.ui import Controller
+
+    c = Controller("keypad", "en", "14.1")
+    for k in ("2", "5", "1", "#", "#"):
+        c.key("press", k)
+    keys = ["#", "#"]
+    while c.model()["items"][c.cursor][0] != "newmatch":
+        c.key("press", "8")
+        keys.append("8")
+    return keys + ["5", "5", "5", "1"]
+
+
+def test_make_pull_copies_a_running_match_then_an_archived_one(rig):
+    # Issue 8: `make pull` copies the current match and the archived ones off the board (only
+    # what is new), on a board running the scoreboard with its watchdog.
+    from firmware.match import Match
+    from host_tools import journal_read, pull
+
+    b = rig["board"]
+    assert rig.get("keys"), "needs the keyed match"
+    want = board_state(b, rig["tmp"])
+    dest = rig["tmp"] / "records"
+    n = b.boots()
+    r = subprocess.run([sys.executable, "-m", "host_tools.pull", "--port", b.pty, "--out",
+                        str(dest)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert re.search(r"pull: [1-9]\d* copied", r.stdout), r.stdout
+    b.wait_boot(n + 1)  # reset at the end: the board resumes its match
+    got = journal_read.read_journal(str(dest / "match"))
+    m = Match()
+    for ev in got.events:
+        m.apply(ev)
+    assert got.stop is None and m.state() == want  # the running match, as the board has it
+    again = pull.pull(b.pty, dest, out=lambda line: None)
+    assert again["copied"] == [] and again["unchanged"] > 0  # nothing new
+    b.wait_boot(n + 2)
+    # A new match on the board archives this one: the next pull brings hist/1 and the new one.
+    wait_rows(b, lambda rows: any(rows))
+    for k in _new_match_keys():
+        b.press(k)
+        b.wait(SETTLE_MS)
+    third = pull.pull(b.pty, dest, out=lambda line: None)
+    assert any(p.startswith("hist/1/") for p in third["copied"]), third
+    old = journal_read.read_journal(str(dest / "hist" / "1"))
+    assert old.stop is None and old.events == got.events
+    new = journal_read.read_journal(str(dest / "match"))
+    assert [ev["t"] for ev in new.events] == ["new", "lag"]

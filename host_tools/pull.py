@@ -1,0 +1,126 @@
+# make pull PORT=... DIR=...: copy the board's match records off it with mpremote (only new files).
+"""Copy the match records off a board into a folder: the match being played (`/match`) and the
+archived ones (`/hist/<n>`), as the board stores them (firmware/store.py), plus the settings.
+
+A file already in the folder with the same size is not copied again (a journal only grows; an
+archived match never changes). The folder's `match/` follows the board's: when a new match has
+started on the board, the last one is in `hist/` there and here. Archived matches the board has
+let go of stay in the folder. Works on a board running the scoreboard with its watchdog (a timer
+feeds it while mpremote talks to the board; the board is reset at the end, so the match resumes).
+
+usage: python -m host_tools.pull --port PORT [--out DIR] [--no-reset]
+       (make pull PORT=/dev/ttyACM0 DIR=records)
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+from host_tools.deploy import Board, DeployError
+
+# Run on the board (mpremote exec): the files of its records, with their sizes.
+_LIST = """
+import os, json
+def _walk(p, out):
+    try:
+        names = os.listdir(p)
+    except OSError:
+        return
+    for n in names:
+        q = p + "/" + n
+        st = os.stat(q)
+        if st[0] & 0x4000:
+            _walk(q, out)
+        else:
+            out.append([q[1:], st[6]])
+_out = []
+for _p in ("/match", "/hist"):
+    _walk(_p, _out)
+try:
+    _out.append(["settings.json", os.stat("/settings.json")[6]])
+except OSError:
+    pass
+print("PULL-LIST " + json.dumps(_out))
+"""
+
+
+def remote_files(b: Board) -> dict[str, int]:
+    r = b.mpremote(["exec", _LIST], timeout=60)
+    for line in r.stdout.splitlines():
+        if line.startswith("PULL-LIST "):
+            return {p: n for p, n in json.loads(line[len("PULL-LIST "):])}
+    raise DeployError("the board did not list its files: %r" % r.stdout[-300:])
+
+
+def pull(port: str, out_dir: str | Path, reset: bool = True,
+         out: Callable[[str], None] = print) -> dict:
+    """Copy what is new; returns {"copied": [...], "bytes": n, "unchanged": n, "dropped": [...]}."""
+    t0 = time.monotonic()
+    dest = Path(out_dir)
+    b = Board(port, out)
+    info = b.probe()  # also: a timer feeds a running watchdog while we talk
+    if info.get("impl") != "micropython":
+        raise DeployError("%s is not running MicroPython" % port)
+    files = remote_files(b)
+    copy = [p for p, n in sorted(files.items())
+            if not (dest / p).is_file() or (dest / p).stat().st_size != n]
+    # The folder's match/ mirrors the board's: files of an earlier match go.
+    dropped = []
+    if (dest / "match").is_dir():
+        for f in sorted((dest / "match").rglob("*")):
+            rel = f.relative_to(dest).as_posix()
+            if f.is_file() and rel not in files:
+                f.unlink()
+                dropped.append(rel)
+    nbytes = sum(files[p] for p in copy)
+    for i in range(0, len(copy), 40):
+        args: list[str] = []
+        for p in copy[i:i + 40]:
+            (dest / p).parent.mkdir(parents=True, exist_ok=True)
+            args += (["+"] if args else []) + ["cp", ":/" + p, str(dest / p)]
+        b.mpremote(args, timeout=60 + files[copy[i]] / 1000 + 2 * len(args))
+    for p in copy:
+        out("  copy %s (%d bytes)" % (p, files[p]))
+    if reset:
+        b.mpremote(["reset"], timeout=20)
+    out("pull: %d copied (%d bytes), %d up to date, %d dropped, into %s in %.1f s%s"
+        % (len(copy), nbytes, len(files) - len(copy), len(dropped), dest,
+           time.monotonic() - t0, "; board reset" if reset else ""))
+    if (dest / "match").is_dir() and not any((dest / "match").rglob("*")):
+        shutil.rmtree(dest / "match")
+    return {"copied": copy, "bytes": nbytes, "unchanged": len(files) - len(copy),
+            "dropped": dropped}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    port, dest, reset = "/dev/ttyACM0", "records", True
+    while args:
+        o = args.pop(0)
+        if o == "--port" and args:
+            port = args.pop(0)
+        elif o == "--out" and args:
+            dest = args.pop(0)
+        elif o == "--no-reset":
+            reset = False
+        else:
+            print(__doc__)
+            return 2
+    try:
+        pull(port, dest, reset)
+    except DeployError as e:
+        print("pull: error: %s" % e, file=sys.stderr)
+        return 1
+    from host_tools import journal_read
+
+    journal_read.main([str(dest)])  # what the folder holds now: each match, finished or not
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
