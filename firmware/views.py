@@ -1,6 +1,7 @@
 # Views: the screen model (docs/ui-contract.md) -> what an OLED, a character LCD or LED digits show.
 # render(model, kind): kind "oled" -> (lines, big, inverse) for drivers.oled.Oled.show (16x8);
-# "lcd20" -> 4 strings of 20; "lcd16" -> 2 strings of 16; "digits" -> 8 characters for Digits.show.
+# "lcd20" -> 4 strings of 20; "lcd16" -> 2 strings of 16; "digits" -> 8 characters for Digits.show;
+# "wall" -> the wall panel's list of ints (firmware/wall_view.py).
 # Pure functions: no drivers, no time, no I/O. Priorities where rows are short: scores and shooter
 # first, then pending choice > key fault > refusal/message > shot entry > warning > note > hints.
 from firmware import lang, rules
@@ -596,9 +597,14 @@ def digits(model):
 
 def render(model, kind):
     """What a display shows: "oled" -> (lines, big, inverse); "lcd20"/"lcd16" -> lines;
-    "digits" -> an 8-character string."""
+    "digits" -> an 8-character string; "wall" (or its drivers' kinds "neopixel", "matrix") ->
+    the wall view list (firmware.wall_view)."""
     if kind == "digits":
         return digits(model)
+    if kind == "wall" or kind == "neopixel" or kind == "matrix":
+        from firmware.wall_view import wall
+
+        return wall(model)
     w, h = _KINDS[kind]
     out = screen(model, w, h)
     if kind == "oled":
