@@ -14,6 +14,7 @@ class NeoPixel:
         self.bpp = bpp
         self.buf = bytearray(n * bpp)
         self.writes = []  # bytes of buf at each write()
+        self.records = self.writes  # (what the simulator feeds its decoder, as a bus's)
         self.timing = timing
 
     def __len__(self):

@@ -183,3 +183,20 @@ def read(rows):
         else:
             out["other"] += 1
     return out
+
+
+def summary(r):
+    # One line for a reading: "A 57 > | 3 B" style: scores, who shoots, marks, the goal.
+    def side(k):
+        t = r[k] or "?"
+        if r["c" + k] not in ("", "on", "white"):
+            t += "(" + r["c" + k] + ")"
+        m = r["m" + k]
+        if m:
+            t += " [" + m + ("" if r["k" + k] in ("", "on") else " " + r["k" + k]) + "]"
+        if r["w" + k]:
+            t += " !!"
+        return t
+
+    g = r["goal"] + ("/" + r["goal_b"] if r["goal_b"] else "")
+    return "A %s | %s | B %s" % (side("a"), g or "-", side("b"))
