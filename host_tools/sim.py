@@ -33,7 +33,7 @@ screen is printed after each line; end of input ends the run.
   per character (so "a1b" works). Lines starting with "# " are comments (a lone # is the key).
 --shots DIR writes DIR/NNN.png of the display after each line with keys (or only at `shot`
   tokens if the file has any), and DIR/NNN-wall.png of the wall panel with --wall.
-  --state prints the final state contract as JSON (and no screen).
+--state prints the final state contract as JSON (and no screen).
 """
 
 from __future__ import annotations
