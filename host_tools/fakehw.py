@@ -105,7 +105,7 @@ def screen_text(kind, dec):
 class WallDecoder:
     # What a wall panel shows, from its fake device's records: feed(records) takes a FakeSPI's
     # records (matrix) or a fake NeoPixel's writes (a list of bytes); rows() -> the pixels as
-    # seen ((r, g, b) tuples, or 0/1), read() the reading of host_tools.fakes.wall, text() it as
+    # seen (lists of 0xRRGGBB, or bytearrays of 0/1), read() the reading of host_tools.fakes.wall, text() it as
     # lines (the pixel art and the reading).
     def __init__(self, kind, size=WALL_SIZE, wiring=None):
         self.kind = kind
@@ -128,7 +128,7 @@ class WallDecoder:
     def rows(self):
         w, h = self.size
         if self.mx is not None:
-            return [list(r) for r in self.mx.bitmap()]
+            return self.mx.bitmap()
         from host_tools.fakes.neopixel import grid
 
         return grid(self.last or bytes(3 * w * h), w, h, **self.wiring)

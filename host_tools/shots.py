@@ -5,7 +5,7 @@ save_png(bitmap, path, scale=4)             OLED bitmap (rows of 0/1), white/blu
 save_lcd_png(lines, path, scale=4)          LCD grid, drawn with the OLED 8x8 font and the
                                             Turkish glyphs, light text on a blue panel
 save_digits_png(segments, path, scale=1)    MAX7219: 8 segment bytes (Max7219Decoder.segments())
-save_wall_png(rows, path, scale=12)         a wall panel: rows of (r, g, b) (NeoPixel) or 0/1
+save_wall_png(rows, path, scale=12)         a wall panel: rows of 0xRRGGBB (NeoPixel) or 0/1
                                             (MAX7219 matrix, drawn red), one round LED a pixel
 text_bitmap(lines, cols)                    the 8x8-font bitmap save_lcd_png draws
 """
@@ -149,13 +149,16 @@ def wall_image(rows, scale=12):
     img = Image.new("RGB", (w * scale + scale // 2, h * scale + scale // 2), (0, 0, 0))
     d = ImageDraw.Draw(img)
     pad = max(1, scale // 6)
+    mono = isinstance(rows[0], (bytes, bytearray))
     for y, row in enumerate(rows):
         for x, p in enumerate(row):
-            if isinstance(p, tuple):
-                # a LED's light as the eye sees it: the dim levels brightened
-                c = tuple([min(255, v * 3) for v in p]) if any(p) else WALL_OFF
-            else:
+            if mono:
                 c = MATRIX_ON if p else WALL_OFF
+            elif p:
+                # a LED's light as the eye sees it: the dim levels brightened
+                c = tuple([min(255, (p >> k & 255) * 3) for k in (16, 8, 0)])
+            else:
+                c = WALL_OFF
             x0 = x * scale + scale // 4 + pad
             y0 = y * scale + scale // 4 + pad
             d.ellipse((x0, y0, x0 + scale - 2 * pad, y0 + scale - 2 * pad), fill=c)

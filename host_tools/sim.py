@@ -267,10 +267,11 @@ def wall_size(style, size=(32, 8)):
     return w + 2, -(-size[1] // ch) + 2
 
 
-def _rgb(p):
-    if isinstance(p, tuple):
-        return p if any(p) else None
-    return MATRIX_RGB if p else None
+def _rgb(p, mono):
+    # a pixel (0xRRGGBB; mono: 0/1) as (r, g, b), None when dark
+    if mono:
+        return MATRIX_RGB if p else None
+    return (p >> 16 & 255, p >> 8 & 255, p & 255) if p else None
 
 
 def _lit(c):
@@ -287,13 +288,14 @@ def wall_art(rows, style="big", colour=False):
     # "braille" 2x4 dots a cell; colour: ANSI 24-bit colours (a terminal), else plain blocks.
     h = len(rows)
     w = len(rows[0]) if h else 0
+    mono = isinstance(rows[0], (bytes, bytearray))
     lines = []
     reset = "\x1b[0m" if colour else ""
     if style == "big":
         for row in rows:
             cells = []
             for p in row:
-                c = _rgb(p)
+                c = _rgb(p, mono)
                 if c is None:
                     cells.append("  " if not colour else "\x1b[38;5;236m··")
                 else:
@@ -304,8 +306,8 @@ def wall_art(rows, style="big", colour=False):
         for y in range(0, h, 2):
             cells = []
             for x in range(w):
-                top = _rgb(rows[y][x])
-                low = _rgb(rows[y + 1][x]) if y + 1 < h else None
+                top = _rgb(rows[y][x], mono)
+                low = _rgb(rows[y + 1][x], mono) if y + 1 < h else None
                 ch = " ▀▄█"[(1 if top else 0) + (2 if low else 0)]
                 if colour and (top or low):
                     if top and low:
@@ -324,7 +326,7 @@ def wall_art(rows, style="big", colour=False):
             for dy in range(4):
                 for dx in range(2):
                     if y + dy < h and x + dx < w:
-                        c = _rgb(rows[y + dy][x + dx])
+                        c = _rgb(rows[y + dy][x + dx], mono)
                         if c:
                             v |= bits[dy][dx]
                             lit.append(c)

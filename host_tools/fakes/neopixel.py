@@ -1,7 +1,7 @@
 # A fake of MicroPython's neopixel.NeoPixel that records each write, and its pixels read back.
 # (CPython and MicroPython.) NeoPixel(pin, n, bpp=3): .buf, .ORDER, [i] = (r, g, b), fill(),
 # write() appends bytes(buf) to .writes. grid(frame, width, height, ...) places a strip's bytes
-# on the panel as a person sees it: rows of (r, g, b) tuples, walking the wiring pixel by pixel
+# on the panel as a person sees it: rows of 0xRRGGBB ints, walking the wiring pixel by pixel
 # (written apart from the driver's arithmetic).
 
 
@@ -41,11 +41,10 @@ class NeoPixel:
 
 
 def path(width, height, pw=0, ph=0, cols=True, zigzag=True, flip_x=False, flip_y=False):
-    # [(x, y)] of each strip position: the strip walked panel by panel (left to right, then the
+    # (x, y) of each strip position in turn: the strip walked panel by panel (left to right, then the
     # next row of panels), line by line, turning at each line's end when zigzag.
     pw = pw or width
     ph = ph or height
-    out = []
     for py in range(0, height, ph):
         for px in range(0, width, pw):
             lines = range(pw) if cols else range(ph)
@@ -60,14 +59,20 @@ def path(width, height, pw=0, ph=0, cols=True, zigzag=True, flip_x=False, flip_y
                         lx = pw - 1 - lx
                     if flip_y:
                         ly = ph - 1 - ly
-                    out.append((px + lx, py + ly))
-    return out
+                    yield px + lx, py + ly
 
 
 def grid(frame, width, height, bpp=3, order=NeoPixel.ORDER, **wiring):
-    # rows of (r, g, b) from a strip's bytes
-    rows = [[(0, 0, 0)] * width for _ in range(height)]
-    for i, (x, y) in enumerate(path(width, height, **wiring)):
+    # rows of 0xRRGGBB ints (small ints: no heap on MicroPython) from a strip's bytes
+    rows = [[0] * width for _ in range(height)]
+    i = 0
+    for x, y in path(width, height, **wiring):
         o = i * bpp
-        rows[y][x] = (frame[o + order[0]], frame[o + order[1]], frame[o + order[2]])
+        rows[y][x] = frame[o + order[0]] << 16 | frame[o + order[1]] << 8 | frame[o + order[2]]
+        i += 1
     return rows
+
+
+def rgb(v):
+    # 0xRRGGBB -> (r, g, b)
+    return (v >> 16 & 255, v >> 8 & 255, v & 255)

@@ -2,7 +2,7 @@
 # read(rows) -> {"a", "b": the scores as text; "ca", "cb": their colour; "ma", "mb": the marker
 # columns ("full", "dashed" or None); "ka", "kb": their colour; "wa", "wb": two-foul marks shown;
 # "goal": the race/target text in the middle (wide panels) or A's (stacked), "goal_b": B's
-# (stacked)}. rows: lists of (r, g, b) tuples (NeoPixel) or of 0/1 (matrix). art(rows) -> one
+# (stacked)}. rows: lists of 0xRRGGBB ints (NeoPixel) or bytearrays of 0/1 (matrix). art(rows) -> one
 # character a pixel: "." off, "#" lit (mono), else the colour's initial (W G R B A Y).
 # The fonts are written out here as pictures, apart from the driver's bytes.
 BIG = {
@@ -32,11 +32,13 @@ SMALL = {  # font rows 3-7 of the band
 }
 
 
-def colour(p):
-    # A colour name for a pixel value ("" off).
-    if not isinstance(p, tuple):
+def colour(p, mono=False):
+    # A colour name for a pixel value: 0xRRGGBB, or 0/1 on a mono panel ("" off).
+    if mono:
         return "on" if p else ""
-    r, g, b = p
+    r = p >> 16 & 255
+    g = p >> 8 & 255
+    b = p & 255
     if not (r or g or b):
         return ""
     hi = max(r, g, b)
@@ -56,8 +58,14 @@ _INITIAL = {"": ".", "on": "#", "white": "W", "green": "G", "red": "R", "blue": 
             "amber": "A", "gold": "Y"}
 
 
+def mono(rows):
+    # rows of a mono panel are bytes (MatrixDecoder.bitmap), a colour panel's lists of ints
+    return isinstance(rows[0], (bytes, bytearray))
+
+
 def art(rows):
-    return ["".join([_INITIAL[colour(p)] for p in row]) for row in rows]
+    m = mono(rows)
+    return ["".join([_INITIAL[colour(p, m)] for p in row]) for row in rows]
 
 
 def _cols(pic):
@@ -94,7 +102,7 @@ def _majority(names):
     return best
 
 
-def _band(rows, y0, sy, x0, x1):
+def _band(rows, y0, sy, x0, x1, m):
     # Font-row bitmasks of columns x0..x1-1 of the band at y0 (one sample per font row), and the
     # colour names of each column's lit pixels.
     masks = []
@@ -103,7 +111,7 @@ def _band(rows, y0, sy, x0, x1):
         v = 0
         cs = []
         for r in range(8):
-            c = colour(rows[y0 + r * sy][x])
+            c = colour(rows[y0 + r * sy][x], m)
             if c:
                 v |= 1 << r
                 cs.append(c)
@@ -153,13 +161,14 @@ def _scan(masks, names, x0):
 
 
 def read(rows):
+    m = mono(rows)
     h = len(rows)
     w = len(rows[0])
     out = {"a": "", "b": "", "ca": "", "cb": "", "ma": None, "mb": None, "ka": "", "kb": "",
            "wa": False, "wb": False, "goal": "", "goal_b": "", "other": 0}
     if w >= 32 and h >= 8:
         sy = h // 8
-        masks, names = _band(rows, 0, sy, 0, w)
+        masks, names = _band(rows, 0, sy, 0, w, m)
         out["ma"], out["ka"] = _marker(masks, names)
         out["mb"], out["kb"] = _marker(masks[w - 1:], names[w - 1:])
         items = [("a" if x < w // 2 else "b", t, c, k)
@@ -168,7 +177,7 @@ def read(rows):
         sy = h // 16
         items = []
         for p, key in ((0, "a"), (1, "b")):
-            masks, names = _band(rows, p * 8 * sy, sy, 0, w)
+            masks, names = _band(rows, p * 8 * sy, sy, 0, w, m)
             out["m" + key], out["k" + key] = _marker(masks, names)
             items += [(key, t, c, k) for x, t, c, k in _scan(masks[1:], names[1:], 1)]
     for side, t, c, k in items:
