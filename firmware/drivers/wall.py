@@ -3,8 +3,8 @@
 # warned bits, ball in hand, winner]. Drawn into a framebuf.FrameBuffer with palette indices
 # (GS8, NeoPixel) or lit/unlit (MONO_HLSB, matrix), by layout:
 #   wide (width >= 32, height >= 8), digits the panel's full height:
-#     col 0 A's marker | A's score (right-aligned) | A's foul marks | race/target |
-#     B's foul marks | B's score (left-aligned) | last col B's marker
+#     col 0 A's marker | A's score (from the left) | A's foul marks | race/target |
+#     B's foul marks | B's score (to the right) | last col B's marker
 #   stacked (width >= 16, height >= 16): A in the top half, B in the bottom half, each
 #     marker | score | foul marks | race/target (when it fits).
 # Marker column: full = shooting, ball in hand = another colour (mono: every other row, blinking),
@@ -140,8 +140,12 @@ class Wall:
                 continue
             warned = v[_WARN] >> p & 1
             colour = WIN if v[_WINNER] == p else (WARNED if warned else SCORE)
-            if not self.stacked and p == 1:
-                right = w - 1 - slot + _width(v[2], 4)  # B's score starts next to the middle
+            if not self.stacked:
+                # A's score from the left, B's to the right: a column apart from the marker
+                # when it fits, the middle free between them
+                n = _width(v[1 + p], 4)
+                gap = 1 if n < slot else 0
+                right = 1 + gap + n if p == 0 else w - 1 - gap
             self._number(fb, v[1 + p], right, y, colour)
             if warned:
                 self._blinks()
