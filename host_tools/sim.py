@@ -149,7 +149,7 @@ class Sim(FakeBoard):
             return self.dec.rows()
         if self.wall_dec is None:
             return None
-        recs = self.wall_dev.records
+        recs = self.wall_dev.records  # pyright: ignore[reportOptionalMemberAccess]
         if len(recs) > self.wall_seen:
             self.wall_dec.feed(recs[self.wall_seen:])
             self.wall_seen = len(recs)

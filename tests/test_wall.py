@@ -4,6 +4,7 @@ import subprocess
 import sys
 import types
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -102,7 +103,7 @@ def test_screens_that_do_not_change_the_wall_send_nothing_to_it():
     start(s)
     s.press("A")
     s.tick(600)
-    dev = s.wall_dev
+    dev: Any = s.wall_dev
     k = dev.mark()
     s.press("#")  # a ball entry begins on the OLED ("Balls: 1_"): the wall keeps the scores
     assert dev.nbytes(k) == 0 and "1_" in s.text()[6]
@@ -120,12 +121,13 @@ def test_screens_that_do_not_change_the_wall_send_nothing_to_it():
 def test_neopixel_skips_write_when_nothing_changed():
     s = sim.Sim("oled", "keypad", "en", "14.1", "neopixel")
     start(s)
-    n = len(s.wall_dev.writes)
+    np: Any = s.wall_dev
+    n = len(np.writes)
     s.press("#")  # the OLED changes, the wall does not: no write()
-    assert len(s.wall_dev.writes) == n
+    assert len(np.writes) == n
     s.press("#")
     s.press("A")
-    assert len(s.wall_dev.writes) == n + 1
+    assert len(np.writes) == n + 1
 
 
 @pytest.mark.parametrize("display", ["neopixel", "matrix"])
@@ -187,7 +189,7 @@ def test_cli_wall_shots(tmp_path):
 def machine(monkeypatch):
     from test_boards import _Machine
 
-    fake = _Machine()
+    fake: Any = _Machine()
     monkeypatch.setitem(sys.modules, "machine", fake.module)
     mod = types.ModuleType("neopixel")
     made = []

@@ -97,6 +97,10 @@ class Wall:
             else:
                 ink[i] = 1
 
+    def show(self, view):
+        # Draw and send view (the drivers'); returns what changed (0: nothing was sent).
+        return 0
+
     def tick(self, now):
         # Blink (mono panels): every 500 ms the blinking marks change, if any is shown; the app
         # calls this on passes that draw nothing. Returns what show() returned, or 0.
