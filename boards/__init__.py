@@ -9,11 +9,16 @@ def build(p, machine):
     from firmware import hw
 
     kind = p["display"]
+    wall = p.get("wall")  # a wall panel besides the display: "neopixel" | "matrix" | None
     Pin = machine.Pin
-    if kind == "digits":
+    spi = None
+    if kind in _SPI or wall == "matrix":
         sid, sck, mosi, cs, hz = p["spi"]
         spi = machine.SPI(sid, baudrate=hz, polarity=0, phase=0, sck=Pin(sck), mosi=Pin(mosi))
-        scr = hw.display(kind, spi=spi, cs=Pin(cs, Pin.OUT, value=1))
+    if kind == "digits":
+        scr = hw.display(kind, spi=spi, cs=Pin(p["spi"][3], Pin.OUT, value=1))
+    elif kind in _WALLS:
+        scr = _panel(hw, p, kind, Pin, spi)  # a board with the wall panel only
     else:
         iid, sda, scl, hz = p["i2c"]
         i2c = machine.I2C(iid, sda=Pin(sda), scl=Pin(scl), freq=hz)
@@ -31,6 +36,29 @@ def build(p, machine):
         names = [name for name, _ in p["buttons"]]
         inp = hw.keys("buttons", pins=pins, names=names, debounce_ms=p["debounce_ms"],
                       long_ms=p["long_ms"])
+    # the wall panel: beside the display, or the display itself (then also the app's wall, so
+    # that its marks blink)
+    wl = scr if kind in _WALLS else (_panel(hw, p, wall, Pin, spi) if wall else None)
     wdt = machine.WDT(timeout=p["wdt_ms"]) if p["wdt_ms"] else None
     unload("hw")  # the wiring code is not needed again
-    return Hardware(scr, inp, kind, p["input"], wdt, machine.reset, p["lang"])
+    return Hardware(scr, inp, kind, p["input"], wdt, machine.reset, p["lang"], wall=wl)
+
+
+_SPI = ("digits", "matrix")
+_WALLS = ("neopixel", "matrix")
+
+
+def _panel(hw, p, kind, Pin, spi):
+    # A wall panel: a NeoPixel matrix on its data pin (MicroPython's neopixel module), or a
+    # MAX7219 dot-matrix chain on the SPI bus with its own chip select.
+    w, h = p["wall_size"]
+    opts = p.get("wall_wiring") or None
+    if kind == "neopixel":
+        import neopixel
+
+        np = neopixel.NeoPixel(Pin(p["neopixel_pin"], Pin.OUT), w * h)
+        return hw.display(kind, np=np, size=(w, h), brightness=p["wall_brightness"], wiring=opts)
+    if kind == "matrix":
+        return hw.display(kind, spi=spi, cs=Pin(p["matrix_cs"], Pin.OUT, value=1), size=(w, h),
+                          brightness=p["wall_brightness"], wiring=opts)
+    raise ValueError("wall kind: " + str(kind))

@@ -5,6 +5,17 @@
 PROFILE = {
     "board": "esp32_devkit",
     "display": "oled",  # "oled" (SSD1306) | "sh1106" | "lcd20" | "lcd16" | "digits" (MAX7219)
+    # | "neopixel" | "matrix" (a wall panel as the only display)
+    # A wall panel for the players besides the referee's display: None | "neopixel" (WS2812B
+    # matrix) | "matrix" (MAX7219 8x8 modules, 4-in-1 32x8); its size in pixels, brightness 0-15
+    # and wiring (boards/README.md: NeoPanel pw, ph, cols, zigzag, flip_x, flip_y; Matrix reverse,
+    # flip)
+    "wall": None,
+    "wall_size": (32, 8),
+    "wall_brightness": 4,
+    "wall_wiring": None,  # e.g. {"cols": False} for a 16x16 NeoPixel panel (rows zigzag)
+    "neopixel_pin": 16,  # NeoPixel DIN: GPIO16 (through a 74AHCT125 to 5 V logic if it needs it)
+    "matrix_cs": 17,  # MAX7219 matrix CS (LOAD): GPIO17; DIN and CLK on the SPI bus below
     "input": "keypad",  # "keypad" (4x4 matrix) | "buttons" (4 to 6 push buttons)
     "lang": "en",  # "en" | "tr"
     # hardware I2C 0: id, SDA GPIO21, SCL GPIO22, Hz

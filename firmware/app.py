@@ -22,8 +22,9 @@ _WORDS = {"en": ("ERROR", "restarting"), "tr": ("HATA", "yeniden başlıyor")}
 
 class Hardware:
     # What the app gets: display driver, input, watchdog (or None), reset (or None), and the kinds.
-    def __init__(self, display, input, kind, layout, wdt=None, reset=None, lang="en"):
+    def __init__(self, display, input, kind, layout, wdt=None, reset=None, lang="en", wall=None):
         self.display = display
+        self.wall = wall  # a second display, a wall panel (drivers.neopanel/matrix), or None
         self.input = input
         self.kind = kind  # display kind of the profile ("oled", "sh1106", "lcd20", ...)
         self.view = "oled" if kind == "sh1106" else kind  # what views.render is asked for
@@ -55,11 +56,20 @@ class App:
         while ev is not None:
             ctl.key(ev[0], ev[1])
             ev = inp.get()
+        wall = self.hw.wall
         if ctl.version != self.drawn:
             self.drawn = ctl.version
-            show(self.hw.display, views.render(ctl.model(), self.kind))
+            m = ctl.model()
+            wv = views.render(m, "wall") if wall is not None else None
+            r = views.render(m, self.kind)
+            m = None  # the model can be collected while the display draws
+            show(self.hw.display, r)
+            if wall is not None:
+                wall.show(wv)
             self.draws += 1
             gc.collect()
+        elif wall is not None:
+            wall.tick(now)  # a wall panel's blinking marks
         wdt = self.hw.wdt
         if wdt is not None:
             wdt.feed()

@@ -3,11 +3,24 @@
 # display() and keys(), then let this module go (firmware.unload("hw")); the host simulator and
 # the tests call them with fakes, so all share this wiring code.
 
-def display(kind, i2c=None, spi=None, cs=None, addr=0, sleep_ms=None):
-    # The driver for a display kind ("oled", "sh1106", "lcd20", "lcd16", "digits"): its show()
-    # takes what views.render gives for the kind (see firmware.app.show). OLEDs and LCDs need i2c
-    # (addr 0 = the usual one), digits need spi and its chip-select pin. Drivers are imported
-    # here, only the one used.
+def display(kind, i2c=None, spi=None, cs=None, addr=0, sleep_ms=None, np=None, size=(32, 8),
+            brightness=4, wiring=None):
+    # The driver for a display kind ("oled", "sh1106", "lcd20", "lcd16", "digits", and the wall
+    # panels "neopixel", "matrix"): its show() takes what views.render gives for the kind (see
+    # firmware.app.show; the wall panels take the "wall" view). OLEDs and LCDs need i2c (addr 0 =
+    # the usual one), digits and the MAX7219 matrix need spi and its chip-select pin, a NeoPixel
+    # panel np (a neopixel.NeoPixel of size[0] * size[1] pixels). size: the panel's (width,
+    # height) in pixels; brightness 0-15; wiring: a dict of the panel driver's wiring options
+    # (NeoPanel: pw, ph, cols, zigzag, flip_x, flip_y; Matrix: reverse, flip). Drivers are
+    # imported here, only the one used.
+    if kind == "neopixel":
+        from firmware.drivers.neopanel import NeoPanel
+
+        return NeoPanel(np, size[0], size[1], brightness=brightness, **(wiring or {}))
+    if kind == "matrix":
+        from firmware.drivers.matrix import Matrix
+
+        return Matrix(spi, cs, size[0], size[1], brightness=brightness, **(wiring or {}))
     if kind == "oled" or kind == "sh1106":
         from firmware.drivers.oled import Oled
 

@@ -1,6 +1,8 @@
 # Views: the screen model (docs/ui-contract.md) -> what an OLED, a character LCD or LED digits show.
 # render(model, kind): kind "oled" -> (lines, big, inverse) for drivers.oled.Oled.show (16x8);
-# "lcd20" -> 4 strings of 20; "lcd16" -> 2 strings of 16; "digits" -> 8 characters for Digits.show.
+# "lcd20" -> 4 strings of 20; "lcd16" -> 2 strings of 16; "digits" -> 8 characters for Digits.show
+# (scores, shooter, fouls, ball in hand);
+# "wall" -> the wall panel's list of ints (firmware/wall_view.py).
 # Pure functions: no drivers, no time, no I/O. Priorities where rows are short: scores and shooter
 # first, then pending choice > key fault > refusal/message > shot entry > warning > note > hints.
 from firmware import lang, rules
@@ -567,8 +569,24 @@ def screen(model, w, h):
     return _game_screen(model, w, h)
 
 
+def _dmark(model, st, i):
+    # Player i's status position on the 7-segment digits: "=" on two fouls (warned), "H" ball in
+    # hand (the shooter's, not on a break), "=." both, "_" one foul, else blank.
+    if st["winner"] is not None:
+        return " "
+    bih = st["shooter"] == i and st["bih"] and not st["breaking"]
+    if _warned(model, i):
+        return "=." if bih else "="
+    if bih:
+        return "H"
+    return "_" if st["players"][i]["fouls"] else " "
+
+
 def digits(model):
-    """8 characters for a MAX7219 module: the two scores (14.1) or racks, the shooter's with a point."""
+    """8 characters for a MAX7219 module, mirrored for the two players: A's status position, A's
+    score, B's score, B's status position ("= 57.  3 " 14.1; " 3.-- 2H" racks with "--"
+    between). The shooter's score has a point; a status is "=" two fouls (three-foul warning),
+    "_" one foul, "H" ball in hand, "=." both."""
     st = model.get("state")
     f = model.get("fault")
     if f:
@@ -586,19 +604,28 @@ def digits(model):
     if sh is not None:
         dot[sh] = "."
     if st["game"] == "14.1":
-        a = field(p[0]["score"], 4)[-4:]
-        b = field(p[1]["score"], 4)[-4:]
-        return a + dot[0] + b + dot[1]
-    a = field(p[0]["racks"], 3)[-3:]
-    b = field(p[1]["racks"], 3)[-3:]
-    return a + dot[0] + "--" + b + dot[1]
+        k = "score"
+        n = 3
+        sep = ""
+    else:
+        k = "racks"
+        n = 2
+        sep = "--"
+    a = field(p[0][k], n)[-n:]
+    b = field(p[1][k], n)[-n:]
+    return _dmark(model, st, 0) + a + dot[0] + sep + b + dot[1] + _dmark(model, st, 1)
 
 
 def render(model, kind):
     """What a display shows: "oled" -> (lines, big, inverse); "lcd20"/"lcd16" -> lines;
-    "digits" -> an 8-character string."""
+    "digits" -> an 8-character string; "wall" (or its drivers' kinds "neopixel", "matrix") ->
+    the wall view list (firmware.wall_view)."""
     if kind == "digits":
         return digits(model)
+    if kind == "wall" or kind == "neopixel" or kind == "matrix":
+        from firmware.wall_view import wall
+
+        return wall(model)
     w, h = _KINDS[kind]
     out = screen(model, w, h)
     if kind == "oled":

@@ -5,6 +5,8 @@ save_png(bitmap, path, scale=4)             OLED bitmap (rows of 0/1), white/blu
 save_lcd_png(lines, path, scale=4)          LCD grid, drawn with the OLED 8x8 font and the
                                             Turkish glyphs, light text on a blue panel
 save_digits_png(segments, path, scale=1)    MAX7219: 8 segment bytes (Max7219Decoder.segments())
+save_wall_png(rows, path, scale=12)         a wall panel: rows of 0xRRGGBB (NeoPixel) or 0/1
+                                            (MAX7219 matrix, drawn red), one round LED a pixel
 text_bitmap(lines, cols)                    the 8x8-font bitmap save_lcd_png draws
 """
 
@@ -134,4 +136,35 @@ def digits_image(segments, scale=1):
 
 def save_digits_png(segments, path, scale=1):
     digits_image(bytes(segments), scale).save(path)
+    return path
+
+
+WALL_OFF = (28, 28, 28)
+MATRIX_ON = (255, 40, 30)
+
+
+def wall_image(rows, scale=12):
+    h = len(rows)
+    w = len(rows[0]) if h else 0
+    img = Image.new("RGB", (w * scale + scale // 2, h * scale + scale // 2), (0, 0, 0))
+    d = ImageDraw.Draw(img)
+    pad = max(1, scale // 6)
+    mono = isinstance(rows[0], (bytes, bytearray))
+    for y, row in enumerate(rows):
+        for x, p in enumerate(row):
+            if mono:
+                c = MATRIX_ON if p else WALL_OFF
+            elif p:
+                # a LED's light as the eye sees it: the dim levels brightened
+                c = tuple([min(255, (p >> k & 255) * 3) for k in (16, 8, 0)])
+            else:
+                c = WALL_OFF
+            x0 = x * scale + scale // 4 + pad
+            y0 = y * scale + scale // 4 + pad
+            d.ellipse((x0, y0, x0 + scale - 2 * pad, y0 + scale - 2 * pad), fill=c)
+    return img
+
+
+def save_wall_png(rows, path, scale=12):
+    wall_image(rows, scale).save(path)
     return path

@@ -5,9 +5,14 @@ presses close fake switches while simulated time runs; the display is drawn in t
 what the fake bus received (OLED pixels in block or braille characters, the LCD character grid,
 the 7-segment digits), as large as the terminal allows.
 
-    python -m host_tools.sim [--display oled|sh1106|lcd|lcd16|digits] [--input keypad|buttons]
+    python -m host_tools.sim [--display oled|sh1106|lcd|lcd16|digits|neopixel|matrix]
+                             [--wall neopixel|matrix] [--input keypad|buttons]
                              [--lang en|tr] [--game 14.1|8ball|9ball]
                              [--keys FILE] [--shots DIR] [--state] [--size COLSxROWS]
+
+--display neopixel|matrix: the wall panel (a 32x8 WS2812B NeoPixel panel, or four MAX7219 8x8
+modules) is the display; --wall neopixel|matrix: the wall panel beside the display (a board
+with both: the referee's OLED or LCD and the players' panel), drawn beside it or below it.
 
 Interactive (a terminal): one PC key per press; q or Ctrl-C quits.
   keypad:  0-9, a-d (A-D), *, #           capital A-D = long press of A-D
@@ -15,7 +20,8 @@ Interactive (a terminal): one PC key per press; q or Ctrl-C quits.
            capital F U M O, ! (Shift-1), @ (Shift-2) = long press
   both:    l then a key = long press of it; x then a key = held until "stuck";
            z then a key = chattering contact; the key names below also work in files.
-The OLED is drawn in the largest of: 2 columns a pixel (258x66 and the legend), 1 column a
+The wall panel is drawn 2 columns a pixel (66x10), with half blocks (34x6) or braille (18x4),
+in colour in a terminal. The OLED is drawn in the largest of: 2 columns a pixel (258x66 and the legend), 1 column a
 pixel with half blocks (130x34), quadrant blocks (66x34), braille dots (66x18: with the legend
 it fits 80x24); the LCDs take 22x6 and 18x4, the digits 59x9. A terminal too small for the
 smallest picture gets one line naming the size needed. --size COLSxROWS draws for that size
@@ -26,7 +32,8 @@ screen is printed after each line; end of input ends the run.
   long:KEY, stuck:KEY, chatter:KEY, wait:MS, shot; a token that is no key name is read one PC key
   per character (so "a1b" works). Lines starting with "# " are comments (a lone # is the key).
 --shots DIR writes DIR/NNN.png of the display after each line with keys (or only at `shot`
-  tokens if the file has any). --state prints the final state contract as JSON (and no screen).
+  tokens if the file has any), and DIR/NNN-wall.png of the wall panel with --wall.
+--state prints the final state contract as JSON (and no screen).
 """
 
 from __future__ import annotations
@@ -39,11 +46,17 @@ from typing import Any
 
 from firmware import stjson
 from firmware.app import Runner
-from host_tools.fakehw import BUTTONS, FakeBoard, decoder  # fakes: firmware/lib on sys.path
+from host_tools.fakehw import (  # fakes: firmware/lib on sys.path
+    BUTTONS,
+    WALLS,
+    FakeBoard,
+    WallDecoder,
+    decoder,
+)
 
 KEYPAD = "123A456B789C*0#D"
 DISPLAYS = {"oled": "oled", "sh1106": "sh1106", "lcd": "lcd20", "lcd20": "lcd20",
-            "lcd16": "lcd16", "digits": "digits"}
+            "lcd16": "lcd16", "digits": "digits", "neopixel": "neopixel", "matrix": "matrix"}
 
 # PC key -> (kind, key name), per layout
 KEYPAD_KEYS = {c: ("press", c) for c in "0123456789*#"}
@@ -65,12 +78,17 @@ QUIET_MS = 1100  # after chatter: quiet_ms (1000) and a margin
 
 class Sim(FakeBoard):
     # The app on fakes, with simulated time; press() drives a key through the pins.
-    def __init__(self, display="oled", layout="keypad", lang="en", game="14.1"):
+    def __init__(self, display="oled", layout="keypad", lang="en", game="14.1", wall=None):
         self.display = DISPLAYS[display]
-        super().__init__(self.display, layout, lang)  # keypad keymap: KEYPAD (the default)
+        if self.display in WALLS:
+            wall = None  # the panel is the display
+        super().__init__(self.display, layout, lang, wall=wall)  # keypad keymap: KEYPAD
+        self.wall = wall
         self.now = 0
         self.dec: Any = decoder(self.display)
         self.seen = 0  # bus records already fed to the decoder
+        self.wall_dec = WallDecoder(wall) if wall else None
+        self.wall_seen = 0
         self.names = tuple(KEYPAD) if layout == "keypad" else BUTTONS
         self.runner = Runner(self.hw, lang=lang, game=game, log=False)
         self.errors = []  # names of app errors seen
@@ -123,27 +141,52 @@ class Sim(FakeBoard):
         self._feed()
         return self.dec.segments()
 
+    def panel(self):
+        # The wall panel's pixels as seen (rows of (r, g, b) or 0/1): the display's if it is
+        # one, else the --wall panel's (None without one).
+        if self.display in WALLS:
+            self._feed()
+            return self.dec.rows()
+        if self.wall_dec is None:
+            return None
+        recs = self.wall_dev.records  # pyright: ignore[reportOptionalMemberAccess]
+        if len(recs) > self.wall_seen:
+            self.wall_dec.feed(recs[self.wall_seen:])
+            self.wall_seen = len(recs)
+        return self.wall_dec.rows()
+
+    def wall_reading(self):
+        # What the wall panel says (host_tools.fakes.wall.read), or None.
+        from host_tools.fakes import wall
+
+        rows = self.panel()
+        return None if rows is None else wall.read(rows)
+
     def _pictures(self):
         # [(style, columns, rows)] of the display's terminal pictures, largest first.
         if self.display in ("oled", "sh1106"):
             return [(s,) + oled_size(s) for s in STYLE_NAMES]
+        if self.display in WALLS:
+            return [(s,) + wall_size(s, self.wall_size) for s in WALL_STYLES]
         art = self.art()
         return [(None, len(art[0]), len(art))]
 
-    def art(self, style=None):
-        # The display as terminal text (a list of lines); style: one of STYLE_NAMES (OLED only;
-        # the default is "half", one pixel a column).
+    def art(self, style=None, colour=False):
+        # The display as terminal text (a list of lines); style: one of STYLE_NAMES (OLED;
+        # the default is "half", one pixel a column) or WALL_STYLES (a wall panel: "big").
         if self.display in ("oled", "sh1106"):
             return oled_art(self.bitmap(), style or "half")
+        if self.display in WALLS:
+            return wall_art(self.panel(), style or "big", colour)
         if self.display == "digits":
             return digits_art(self.segments())
         return boxed(self.grid())
 
-    def screen(self, cols=None, rows=None):
+    def screen(self, cols=None, rows=None, colour=False):
         # The largest picture of the display within cols x rows (None: no limit), or None.
         for style, w, h in self._pictures():
             if (cols is None or w <= cols) and (rows is None or h <= rows):
-                return self.art(style)
+                return self.art(style, colour)
         return None
 
     def need(self):
@@ -152,11 +195,23 @@ class Sim(FakeBoard):
         return w, h
 
     def text(self):
-        # What the display says, as plain text lines (for tests and --state-less logs).
+        # What the display says, as plain text lines (for tests and --state-less logs); with a
+        # wall panel, the panel's reading is the last line.
+        out = self._text()
+        if self.wall_dec is not None:
+            from host_tools.fakes import wall
+
+            out = out + [wall.summary(self.wall_reading())]
+        return out
+
+    def _text(self):
         if self.display in ("oled", "sh1106"):
             from host_tools.fakes.oled import read_text
 
             return read_text(self.bitmap())
+        if self.display in WALLS:
+            self._feed()
+            return self.dec.text()
         if self.display == "digits":
             return [self.dec.text()]
         return self.grid()
@@ -164,6 +219,10 @@ class Sim(FakeBoard):
     def shot(self, path):
         from host_tools import shots
 
+        if self.wall_dec is not None:
+            shots.save_wall_png(self.panel(), str(path)[:-4] + "-wall.png")
+        if self.display in WALLS:
+            return shots.save_wall_png(self.panel(), path)
         if self.display in ("oled", "sh1106"):
             return shots.save_png(self.bitmap(), path)
         if self.display == "digits":
@@ -192,7 +251,115 @@ OLED_STYLES = (
 STYLE_NAMES = tuple(s[0] for s in OLED_STYLES)
 
 DISPLAY_NAMES = {"oled": "OLED", "sh1106": "OLED", "lcd20": "LCD 20x4", "lcd16": "LCD 16x2",
-                 "digits": "7-segment display"}
+                 "digits": "7-segment display", "neopixel": "NeoPixel panel",
+                 "matrix": "LED matrix"}
+
+# Wall panel picture styles, largest first: (name, pixels a cell across, down).
+WALL_STYLES = ("big", "half", "braille")
+_WALL_CELL = {"big": (1, 1), "half": (1, 2), "braille": (2, 4)}
+MATRIX_RGB = (255, 40, 30)  # the usual MAX7219 modules' red
+
+
+def wall_size(style, size=(32, 8)):
+    # (columns, rows) of wall_art in a style, the border included.
+    cw, ch = _WALL_CELL[style]
+    w = -(-size[0] // cw) * (2 if style == "big" else 1)
+    return w + 2, -(-size[1] // ch) + 2
+
+
+def _rgb(p, mono):
+    # a pixel (0xRRGGBB; mono: 0/1) as (r, g, b), None when dark
+    if mono:
+        return MATRIX_RGB if p else None
+    return (p >> 16 & 255, p >> 8 & 255, p & 255) if p else None
+
+
+def _lit(c):
+    # a LED's colour as a terminal shows it: dim levels brightened
+    return tuple([min(255, v * 3) for v in c])
+
+
+def _fg(c):
+    return "\x1b[38;2;%d;%d;%dm" % _lit(c)
+
+
+def wall_art(rows, style="big", colour=False):
+    # A wall panel's pixels in the terminal: "big" two columns a pixel, "half" half blocks,
+    # "braille" 2x4 dots a cell; colour: ANSI 24-bit colours (a terminal), else plain blocks.
+    h = len(rows)
+    w = len(rows[0]) if h else 0
+    mono = isinstance(rows[0], (bytes, bytearray))
+    lines = []
+    reset = "\x1b[0m" if colour else ""
+    if style == "big":
+        for row in rows:
+            cells = []
+            for p in row:
+                c = _rgb(p, mono)
+                if c is None:
+                    cells.append("  " if not colour else "\x1b[38;5;236m··")
+                else:
+                    cells.append((_fg(c) if colour else "") + "██")
+            lines.append("".join(cells) + reset)
+        return boxed(lines, 2 * w)
+    if style == "half":
+        for y in range(0, h, 2):
+            cells = []
+            for x in range(w):
+                top = _rgb(rows[y][x], mono)
+                low = _rgb(rows[y + 1][x], mono) if y + 1 < h else None
+                ch = " ▀▄█"[(1 if top else 0) + (2 if low else 0)]
+                if colour and (top or low):
+                    if top and low:
+                        ch = _fg(top) + "\x1b[48;2;%d;%d;%dm▀\x1b[49m" % _lit(low)
+                    else:
+                        ch = _fg(top or low) + ch
+                cells.append(ch)
+            lines.append("".join(cells) + reset)
+        return boxed(lines, w)
+    bits = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))
+    for y in range(0, h, 4):
+        cells = []
+        for x in range(0, w, 2):
+            v = 0
+            lit = []
+            for dy in range(4):
+                for dx in range(2):
+                    if y + dy < h and x + dx < w:
+                        c = _rgb(rows[y + dy][x + dx], mono)
+                        if c:
+                            v |= bits[dy][dx]
+                            lit.append(c)
+            ch = chr(0x2800 + v) if v else " "
+            if colour and lit:
+                ch = _fg(max(set(lit), key=lit.count)) + ch
+            cells.append(ch)
+        lines.append("".join(cells) + reset)
+    return boxed(lines, -(-w // 2))
+
+
+_ESC = None
+
+
+def visible(s):
+    # s without its ANSI colour codes (what takes room on the terminal)
+    global _ESC
+    if _ESC is None:
+        import re
+
+        _ESC = re.compile("\x1b\\[[0-9;]*m")
+    return _ESC.sub("", s)
+
+
+def beside(left, right, gap=1):
+    # Two blocks of lines side by side (the left one padded to its widest line).
+    lw = max([len(visible(s)) for s in left] + [0])
+    out = []
+    for i in range(max(len(left), len(right))):
+        a = left[i] if i < len(left) else ""
+        b = right[i] if i < len(right) else ""
+        out.append(a + " " * (lw - len(visible(a)) + gap) + b if b else a)
+    return out
 
 LEGEND = {
     "keypad": ["keys 0-9 a-d * #    A-D: long press of a-d    q: quit",
@@ -294,18 +461,40 @@ def too_small(sim, cols, rows, legend_layout=None):
 
 def fit(sim, cols, rows):
     # The display's picture within cols x rows, or the too-small line (pipe and headless modes).
+    if sim.wall_dec is not None:
+        return frame(sim, cols, rows, keys=False)
     return sim.screen(cols, rows) or [too_small(sim, cols, rows)]
 
 
-def frame(sim, cols, rows, note=""):
+def frame(sim, cols, rows, note="", colour=False, keys=True):
     # What the terminal shows: the display as large as fits with the key legend and the status
     # line below, all within cols x rows; or, when even the smallest picture does not fit, one
-    # line naming the size needed.
-    leg = legend(sim.layout, cols, note)
-    art = sim.screen(cols, rows - len(leg))
-    if art is None:
-        return [too_small(sim, cols, rows, sim.layout)]
-    return art + leg
+    # line naming the size needed. With a wall panel besides the display: the largest display
+    # picture with the largest wall picture that fits beside it, or below it beside the legend,
+    # or below it above the legend. keys=False: no legend (pipe and headless modes).
+    leg = legend(sim.layout, cols, note) if keys else []
+    if sim.wall_dec is None:
+        art = sim.screen(cols, rows - len(leg), colour)
+        if art is None:
+            return [too_small(sim, cols, rows, sim.layout)]
+        return art + leg
+    for style, w, h in sim._pictures():
+        for ws in WALL_STYLES:
+            ww, wh = wall_size(ws, sim.wall_size)
+            if w + 1 + ww <= cols and max(h, wh) + len(leg) <= rows:
+                return beside(sim.art(style), wall_art(sim.panel(), ws, colour)) + leg
+            room = cols - ww - 1  # the legend beside the wall panel, if it is not too narrow
+            side = (legend(sim.layout, room, note) if keys else []) if room >= 40 else None
+            if side is not None and w <= cols and h + max(wh, len(side)) <= rows:
+                return sim.art(style) + beside(wall_art(sim.panel(), ws, colour), side)
+            if max(w, ww) <= cols and h + wh + len(leg) <= rows:
+                return sim.art(style) + wall_art(sim.panel(), ws, colour) + leg
+    _, w, h = sim._pictures()[-1]
+    ww, wh = wall_size(WALL_STYLES[-1], sim.wall_size)
+    w = max(w, ww, cols)
+    h += wh + (len(legend(sim.layout, w)) if keys else 0)
+    return ["terminal %dx%d is too small: the %s and the %s need %dx%d" % (
+        cols, rows, DISPLAY_NAMES[sim.display], DISPLAY_NAMES[sim.wall], w, h)]
 
 
 def term_size(size=None):
@@ -469,7 +658,7 @@ def run_tty(sim, fd=0, size=None):
             shown = now_size()
             text = status(sim) + ("  " + note if note else "")
             # no newline after the last line: a full last row must not scroll the frame
-            out.write("\x1b[H\x1b[2J" + "\n".join(frame(sim, shown[0], shown[1], text)))
+            out.write("\x1b[H\x1b[2J" + "\n".join(frame(sim, shown[0], shown[1], text, True)))
             out.flush()
             ready = False
             while not ready:
@@ -511,6 +700,7 @@ def main(argv=None):
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
                                  epilog=(__doc__ or "\n\n\n").split("\n\n", 2)[2])
     ap.add_argument("--display", choices=sorted(DISPLAYS), default="oled")
+    ap.add_argument("--wall", choices=WALLS, help="a wall panel beside the display")
     ap.add_argument("--input", choices=("keypad", "buttons"), default="keypad")
     ap.add_argument("--lang", choices=("en", "tr"), default="en")
     ap.add_argument("--game", choices=("14.1", "8ball", "9ball"), default="14.1")
@@ -524,7 +714,7 @@ def main(argv=None):
         size = term_size(ns.size)
     except ValueError as e:
         ap.error(str(e))
-    sim = Sim(ns.display, ns.input, ns.lang, ns.game)
+    sim = Sim(ns.display, ns.input, ns.lang, ns.game, ns.wall)
     if ns.keys:
         try:
             run_file(sim, ns.keys, ns.shots)

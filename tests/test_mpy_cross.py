@@ -4,7 +4,9 @@ from pathlib import Path
 
 from host_tools import mpy
 
-BUDGET = 56 * 1024  # bytes of .mpy; the journal and the store took it past 48 KB
+BUDGET = 60 * 1024  # bytes of .mpy; the journal and the store took it past 48 KB, the wall
+# panels (drivers/wall.py, neopanel.py, matrix.py, wall_view.py: 4.3 KB, loaded only on a board
+# with a wall panel) past 56 KB
 
 
 def test_firmware_compiles_within_budget(tmp_path: Path, capsys):

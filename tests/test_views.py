@@ -123,11 +123,24 @@ def test_lcd20_rows():
 
 
 def test_digits_show_the_two_scores_with_a_minus_sign():
+    # A's status position, A's score, B's score, B's status ("_": one foul); the shooter's point
     m = play(new("14.1"), lag(0), shot(first=1, break_rails=2, cue_rail=True, rail=True), FOUL)
-    assert digits_text(model(m)) == "   0.  -1"
+    assert digits_text(model(m)) == "   0. -1_"
     m.apply(pot(3))
-    assert digits_text(model(m)) == "   3.  -1"
-    assert digits_text(model(m9_push())) == "  0.--  0"
+    assert digits_text(model(m)) == "   3. -1_"
+    assert digits_text(model(m9_push())) == "  0.-- 0 "
+
+
+def test_digits_show_fouls_and_ball_in_hand():
+    assert digits_text(model(m141_two_fouls())) == "= -2  3. "  # "=": two fouls, the warning
+    m = play(new("8ball"), lag(0), DRY_BREAK, shot(first=3, pots=[3], made=True, rail=True),
+             shot(first=4, rail=True), FOUL)
+    assert digits_text(model(m)) == "_ 0-- 0.H"  # Ann's foul: Bob has ball in hand
+    m = m141_two_fouls()
+    m.apply(shot(first=1, rail=True))  # B misses: A (warned) shoots, no ball in hand
+    m.apply(FOUL)  # A's third foul (C-S7)
+    assert "=" not in digits_text(model(m))
+    assert digits_text(model(m9_over())) == "  1-- 0 "  # match over: no point, no marks
 
 
 def test_8ball_groups_and_notes():

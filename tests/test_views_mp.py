@@ -86,12 +86,12 @@ def test_push_out_and_table_9ball():
 
 
 def steps_digits():
-    assert views.render(model(m141_run()), "digits") == "   2   9."
+    assert views.render(model(m141_run()), "digits") == "   2  9. "
     yield
-    assert views.render(model(m9_push()), "digits") == "  0.--  0"
+    assert views.render(model(m9_push()), "digits") == "  0.-- 0 "
     yield
     m = play(new("14.1"), lag(0), BREAK_141, FOUL)
-    assert views.render(model(m), "digits") == "   0.  -1"
+    assert views.render(model(m), "digits") == "   0. -1_"
 
 
 def test_digits():
