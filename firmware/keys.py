@@ -36,7 +36,8 @@ ticks_add = getattr(time, "ticks_add", wrap_add)
 # ---------------------------------------------------------------- debounce engine
 # Events, (kind, name) tuples: ("press", name) on the debounced release of a press
 # shorter than long_ms, or at once on its debounced contact for a key set by at_contact() (one
-# with no long-press meaning: nothing waits for its release); ("long", name) once while held past long_ms (its release gives nothing);
+# with no long-press meaning: nothing waits for its release); ("long", name) once while held
+# past long_ms (its release gives nothing);
 # ("stuck", name) once when held past stuck_ms (after its "long"), then the key is ignored until
 # released; ("chatter", name) once when the level never holds debounce_ms for chatter_ms, or when
 # chatter_edges debounced changes fall within chatter_ms; the key is then ignored until it has
