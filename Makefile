@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # pyright: use the copy bundled in the wheel and system node; no version check online.
 export PYRIGHT_PYTHON_IGNORE_WARNINGS := 1
 
-.PHONY: venv node_modules test lint fix sim bench clean mpy deploy pull frozen test-frozen
+.PHONY: venv node_modules test lint fix sim bench clean mpy deploy pull frozen test-frozen bench-pico
 
 venv: $(STAMP)
 
@@ -83,6 +83,10 @@ endif
 
 bench: venv
 	$(BIN)/python -m host_tools.bench
+
+# Press to pixels, boot and deploy times on the virtual Pico (a few minutes).
+bench-pico: venv node_modules
+	$(BIN)/python -m host_tools.bench_vpico
 
 clean:
 	rm -rf $(VENV) build node_modules .pytest_cache .ruff_cache .hypothesis
