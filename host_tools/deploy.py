@@ -347,6 +347,13 @@ def deploy(port: str, board: str = "pico", tree: Path | None = None, options: di
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["urls"]:  # package.json's file list for mip, from the tree as it is
+        pj = ROOT / "package.json"
+        data = json.loads(pj.read_text())
+        data["urls"] = mip_urls()
+        pj.write_text(json.dumps(data, indent=2) + "\n")
+        print("package.json: %d urls" % len(data["urls"]))
+        return 0
     if args[:1] == ["build"]:
         out = build()
         n = len(list(out.rglob("*.mpy")))

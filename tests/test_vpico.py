@@ -86,7 +86,7 @@ def test_package_json_lists_the_firmware_for_mip():
     from host_tools.deploy import mip_urls
     from host_tools.mpy import ROOT
 
-    # (after adding a module: python -c "from host_tools.deploy import mip_urls; ..." rewrites it)
+    # (after adding a module, `python -m host_tools.deploy urls` rewrites the list)
     assert json.loads((ROOT / "package.json").read_text())["urls"] == mip_urls()
 
 
