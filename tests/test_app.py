@@ -29,12 +29,12 @@ def test_nothing_is_sent_when_nothing_changed():
     rig = Rig("oled", "keypad", game="8ball")
     start(rig)
     draws = rig.runner.app.draws
-    mark = rig.bus.mark()
+    mark = rig.bus.mark()  # pyright: ignore
     rig.run(3000)  # three seconds of polling with no key
-    assert rig.bus.nbytes(mark) == 0
+    assert rig.bus.nbytes(mark) == 0  # pyright: ignore
     assert rig.runner.app.draws == draws
     rig.keys("B")  # a miss: the shooter changes, so the screen does
-    assert rig.bus.nbytes(mark) > 0
+    assert rig.bus.nbytes(mark) > 0  # pyright: ignore
     assert rig.runner.app.draws == draws + 1
 
 
@@ -194,7 +194,7 @@ def test_every_display_and_layout_plays(kind, layout):
     assert rig.state()["players"][0]["score"] == 2
     assert rig.screen() != first
     if kind == "digits":
-        assert rig.screen()[0].replace(" ", "") in ("2.0", "20.", "2.0.", "20")
+        assert rig.screen()[0].replace(" ", "") in ("2.0", "20.", "2.0.", "20")  # pyright: ignore
 
 
 @pytest.mark.parametrize("kind", ["oled", "lcd20", "lcd16", "digits"])

@@ -21,8 +21,8 @@ def oled_text(md):
     i2c = fakes.FakeI2C()
     Oled(ssd1306.SSD1306_I2C(128, 64, i2c)).show(lines, big, inv)
     seen = fo.read_text(fo.decode_ssd1306(i2c.records), big=big)
-    want = [x.rstrip() for x in lines]
-    for b in big:
+    want = [x.rstrip() for x in lines]  # pyright: ignore
+    for b in big:  # pyright: ignore
         want[b + 1] = ""  # pyright: ignore[reportOperatorIssue]
     assert seen == want  # every character (Turkish letters too) came through the bus
     return "\n".join(seen)
@@ -100,7 +100,7 @@ def test_9ball_push_out_available_and_balls_on_table():
 def test_match_over_shows_the_winner():
     md = model(m9_over(), hints=[["D", "undo"], ["##", "menu"]])
     lines, big, inv = views.render(md, "oled")
-    assert big == [3] and lines[3] == "Ann"
+    assert big == [3] and lines[3] == "Ann"  # pyright: ignore
     t = oled_text(md)
     assert "Match over" in t and "*Ann" in t and "C-N1 9 on the" in t
     assert "Ann wins" in lcd_text(md)[3]

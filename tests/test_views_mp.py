@@ -38,15 +38,15 @@ def steps_every_oled_line_fits():
         yield
         for lg in ("en", "tr"):
             lines, big, inv = views.render(model(m, lg), "oled")
-            assert len(lines) == 8
-            for x in lines:
+            assert len(lines) == 8  # pyright: ignore
+            for x in lines:  # pyright: ignore
                 assert len(x) <= 16, x
             yield
             for kind, w, h in (("lcd20", 20, 4), ("lcd16", 16, 2)):
                 ll = views.render(model(m, lg), kind)
                 assert len(ll) == h
                 for x in ll:
-                    assert len(x) <= w, x
+                    assert len(x) <= w, x  # pyright: ignore
                 yield
             digits = views.render(model(m, lg), "digits")
             assert len(digits.replace(".", "")) == 8  # pyright: ignore[reportAttributeAccessIssue]

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# pyright: reportOptionalMemberAccess=false
+# (the emulator is started with stdin and stdout pipes: neither is None)
 """Put an emulated Pico's USB serial (run.mjs's stdin/stdout) on a pseudo-terminal.
 
 usage: bridge.py [--link PATH] -- node run.mjs ARGS...
