@@ -3,7 +3,7 @@
 # while the screen is up and lets it go once the match starts.
 NAMES = ("Ali", "Ayşe", "Burak", "Can", "Deniz", "Elif", "Emre", "Furkan", "Gül", "Hakan",
          "Mehmet", "Zeynep", "P1", "P2")
-TARGETS = (25, 40, 50, 60, 75, 100, 125, 150, 200)
+TARGETS = (10, 15, 20, 25, 40, 50, 60, 75, 100, 125, 150, 200)  # 10-20: short matches, practice
 GAMES = ("14.1", "8ball", "9ball")
 BREAKS = ("alternate", "winner", "loser")
 

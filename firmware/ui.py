@@ -277,7 +277,10 @@ class Controller:
                 return self._bad("#" + k)
             if b in self.entry:
                 self.entry.remove(b)
-            elif len(self.entry) >= full + 1:
+                return
+            if b:
+                rules._on(s, b)  # a ball already pocketed is refused as it is keyed (E1, N1)
+            if len(self.entry) >= full + 1:
                 self.msg = ["entry_full"]
             else:
                 self.entry.append(b)

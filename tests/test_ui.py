@@ -386,3 +386,32 @@ def test_A10_rack_question_with_buttons_fits():
                 assert four[0] == "Beyaz yok 15.var    ", four
         press(c, "FOUL")
         assert c.mode == "play" and c.match.s["note"]["rack"] == "C-S4d"
+
+
+# ---------------------------------------------------------------- issue 7: referees' requests
+
+def test_N1_a_ball_already_pocketed_is_refused_as_it_is_keyed():
+    # 9-ball: P1 breaks in the 2; keying the 2 again is refused at once (N1), nothing entered.
+    c = ctl("9ball", "1 2 A")
+    assert 2 not in st(c)["on_table"]
+    press(c, "2")
+    assert c.entry == [] and c.msg[:3] == ["refused", "N1", "not_on_table"], c.msg
+    press(c, "3")  # a ball on the table is entered as before
+    assert c.entry == [3] and c.msg is None
+
+
+def test_E1_a_pocketed_stripe_is_refused_as_it_is_keyed():
+    c = _p2_solids()  # the 11 went in on the break
+    press(c, "# 1")
+    assert c.entry == [] and c.msg[:3] == ["refused", "E1", "not_on_table"], c.msg
+
+
+def test_S1_a_14_1_target_can_be_as_low_as_10():
+    c = Controller("keypad", "en", "14.1")
+    press(c, "8 8 8")  # down to target 1
+    assert c.model()["items"][c.cursor][0] == "target1"
+    for _ in range(8):
+        press(c, "4")  # 100 75 60 50 40 25 20 15 10
+    assert c.cfg["t1"] == 10
+    press(c, "2 2 2 2 5 1")  # start from any row; P1 breaks
+    assert c.match.s["target"][0] == 10
