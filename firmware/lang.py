@@ -7,6 +7,8 @@
 # firmware.rules refusal; "end_" + rack-ending rule; "rack_" + rack instruction rule; "f_" setup
 # fields; "g_" game names; "v_" setting values; "mode_" screen titles. Keep them short: a 16x2
 # LCD line holds 16 characters; longer texts are wrapped by the views.
+import gc
+
 from firmware import unload
 
 LANGS = ("en", "tr")
@@ -18,6 +20,7 @@ def _text(lang):
         lang = "en"
     if _cur[0] != lang:
         _cur[0] = _cur[1] = ""  # let the other language's text go first
+        gc.collect()  # and be gone: the new one needs about 3 KB in one piece
         _cur[1] = __import__("firmware.lang_" + lang, None, None, ("T",)).T
         _cur[0] = lang
         unload("lang_" + lang)  # the text is kept, the module's code let go

@@ -124,6 +124,7 @@ T = (
     "\nstripes\tStripes"
     "\nsol\tSol"
     "\nstr\tStr"
+    "\non8\tOn8"
     "\nopen\tOpen table"
     "\npush_ok\tPush out allowed"
     "\nchooses\t{} chooses:"

@@ -124,6 +124,7 @@ T = (
     "\nstripes\tÇizgili"
     "\nsol\tDüz"
     "\nstr\tÇiz"
+    "\non8\t8'de"
     "\nopen\tMasa açık"
     "\npush_ok\tTop sürme hakkı"
     "\nchooses\t{} seçer:"

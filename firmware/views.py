@@ -126,7 +126,10 @@ def _player_row(model, i, w):
     g = st["groups"]
     tags = ""  # group, then the foul count ("!": warned)
     if g:
-        tags = _tx(model, "sol" if g[i] == "solids" else "str") + " "
+        lo = 1 if g[i] == "solids" else 9  # the group's balls: 1-7 or 9-15
+        left = [b for b in st["on_table"] if lo <= b < lo + 7]
+        # E11: with the group down the player is on the 8
+        tags = _tx(model, ("sol" if lo == 1 else "str") if left else "on8") + " "
     if p["fouls"]:
         tags += "F%d%s " % (p["fouls"], "!" if _warned(model, i) else "")
     right = tags + _score(model, i, True)

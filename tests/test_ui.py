@@ -415,3 +415,15 @@ def test_S1_a_14_1_target_can_be_as_low_as_10():
     assert c.cfg["t1"] == 10
     press(c, "2 2 2 2 5 1")  # start from any row; P1 breaks
     assert c.match.s["target"][0] == 10
+
+
+def test_E11_the_screen_says_when_a_player_is_on_the_8():
+    from firmware import views
+    from tests.helpers import a_cleared
+
+    for lang, on8, solids, stripes in (("en", "On8", "Sol", "Str"), ("tr", "8'de", "Düz", "Çiz")):
+        c = Controller("keypad", lang, "8ball")
+        c.resume(a_cleared().events)  # A's solids are down: the 8 is A's ball
+        rows = views.render(c.model(), "oled")[0]  # pyright: ignore
+        assert on8 in rows[0] and solids not in rows[0], rows
+        assert stripes in rows[1], rows  # B still has stripes to make
