@@ -77,6 +77,7 @@ T = (
     "\nr_journal\tJournal damaged"
     # ---- notes (what the last event did)
     "\nfoul_n\tFoul {}"
+    "\nviol_n\tViol. {}"
     "\npen\t-{} pt"
     "\nspot_n\tSpot {} ball(s)"
     "\nspot_b\tSpot {}"

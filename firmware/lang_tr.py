@@ -77,6 +77,7 @@ T = (
     "\nr_journal\tKayıt bozuk"
     # ---- notes (what the last event did)
     "\nfoul_n\tFaul {}"
+    "\nviol_n\tİhlal {}"
     "\npen\t-{} puan"
     "\nspot_n\t{} top piramide"
     "\nspot_b\t{} piramide"

@@ -28,6 +28,8 @@ def shot(s, ev):
         foul = "N2" if s["breaking"] else "N5"
     if s["breaking"] and not foul and not obj and (ev.get("break_rails") or 0) < 4:
         foul = "N4"
+    elif s["breaking"] and foul in ("G3", "G5.2", "G5.3"):
+        foul = "N4"  # no rail, the cue ball in or off on the break: a break foul (N4)
     breaking = s["breaking"]
     s["breaking"] = False
     s["push"] = False

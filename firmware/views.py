@@ -245,7 +245,9 @@ def _note_lines(model, w):
         if "end" in note:
             out.append(note["end"] + " " + _tx(model, "end_" + note["end"]))
     if "foul" in note:
-        t = _tx(model, "foul_n", note["foul"])
+        # A 14.1 breaking violation is not a foul (C-S2): it is called by its own name.
+        t = _tx(model, "viol_n" if note["foul"] == "S4" and note.get("pen") == 2 else "foul_n",
+                note["foul"])
         if note.get("pen"):
             t += " " + _tx(model, "pen", note["pen"])
         out.append(t)

@@ -427,3 +427,19 @@ def test_E11_the_screen_says_when_a_player_is_on_the_8():
         rows = views.render(c.model(), "oled")[0]  # pyright: ignore
         assert on8 in rows[0] and solids not in rows[0], rows
         assert stripes in rows[1], rows  # B still has stripes to make
+
+
+def test_N4_C_S2_screens_name_the_games_own_break_rule():
+    # A 9-ball break with no rail or a scratch is a break foul, N4, not the general G3/G5.2; a
+    # 14.1 breaking violation (S4, -2) is not called a foul (C-S2).
+    from firmware import views
+
+    for keys in ("C", "0 C"):
+        c = ctl("9ball", "1 " + keys)
+        assert c.match.s["note"]["foul"] == "N4", c.match.s["note"]
+        assert "Foul N4" in views.render(c.model(), "oled")[0]  # pyright: ignore
+    c = ctl("14.1", "1 C")
+    rows = views.render(c.model(), "oled")[0]  # pyright: ignore
+    assert "Viol. S4 -2 pt" in rows and not any(r.startswith("Foul") for r in rows), rows
+    c = ctl("14.1", "1 0 C")  # a legal break with a scratch is a foul (S4 second paragraph)
+    assert any(r.startswith("Foul") for r in views.render(c.model(), "oled")[0]), c.match.s
