@@ -48,6 +48,8 @@ T = (
     "\nm_saved\tSaved"
     "\nm_started\tMatch started"
     "\nm_undone\tUndone"
+    "\nm_undone_x\tUndone: {}"
+    "\nlag_n\tLag"
     "\nm_nothing\tNothing to undo"
     "\nm_not_saved\tNot saved: flash"
     "\nm_resumed\tResumed: {} events"

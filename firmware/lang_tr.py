@@ -48,6 +48,8 @@ T = (
     "\nm_saved\tKaydedildi"
     "\nm_started\tMaç başladı"
     "\nm_undone\tGeri alındı"
+    "\nm_undone_x\tGeri alındı: {}"
+    "\nlag_n\tKura"
     "\nm_nothing\tGeri alınacak yok"
     "\nm_not_saved\tKaydedilemedi"
     "\nm_resumed\tDevam: {} olay"

@@ -223,6 +223,7 @@ class Controller:
         g = self.groups
         n = len(self.match.log)
         k = g[-1] if g and g[-2] == n else 1
+        what = "won_rack" if k > 1 else _what(self.match.log, n - 1)  # (groups: a rack won)
         done = 0
         try:
             while done < k:
@@ -234,7 +235,7 @@ class Controller:
             if k > 1:
                 del g[-2:]
             self._after()
-            self.msg = ["undone"]
+            self.msg = ["undone_x", what] if what else ["undone"]
 
     # ------------------------------------------------------------ play: keypad
 
@@ -615,6 +616,30 @@ class Controller:
     def _close(self):
         # Let go of the match's journal file (a new match or the settings screen comes).
         self.match.log.close()
+
+
+def _what(log, i):
+    # The action label of accepted event i (what an undo takes back), or None if it is on
+    # flash only (a journal holds the events after its latest snapshot in RAM).
+    try:
+        ev = log.event(i)
+    except IndexError:
+        return None
+    t = ev["t"]
+    if t == "lag":
+        return "lag_n"
+    if t == "choose":
+        return ev["option"]
+    if t != "shot":
+        return None
+    pots = ev.get("pots") or []
+    if ev.get("call") == "push":
+        return "push"
+    if ev.get("foul") or ev.get("first") is None or 0 in pots or ev.get("off"):
+        return "foul"
+    if ev.get("call") == "safety":
+        return "safe"
+    return "made" if ev.get("made") or pots and ev.get("call") is None else "miss"
 
 
 def _setup():

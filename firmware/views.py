@@ -226,6 +226,8 @@ def _message(model, w):
     args = list(msg[1:])
     if msg[0] == "not_yours" and args:
         args[0] = _name(model, args[0])
+    elif msg[0] == "undone_x":
+        args[0] = _tx(model, args[0])  # the action undone, in words
     text = _tx(model, "m_" + msg[0])
     try:
         text = text.format(*args)

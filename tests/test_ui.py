@@ -242,7 +242,7 @@ def _undo_takes_back(c, keys, undo):
     assert len(c.match.log) > n + 1, "the action sent more than one event"
     press(c, undo)
     assert st(c) == before and len(c.match.log) == n
-    assert c.msg == ["undone"]
+    assert c.msg[0] in ("undone", "undone_x")  # (with what it undid when known)
 
 
 def test_one_UNDO_takes_back_a_long_press_of_the_other_players_button():
@@ -284,13 +284,13 @@ def test_undo_after_a_restart_takes_back_one_event_a_press():
     r = Controller("buttons", "en", "8ball")
     r.restore(c.match.log)                  # a soft restart: the action's size is not kept
     press(r, "UNDO")
-    assert len(r.match.log) == n - 1 and r.msg == ["undone"]
+    assert len(r.match.log) == n - 1 and r.msg[0] in ("undone", "undone_x")
 
 
 def test_undo_right_after_the_lag_takes_back_the_lag():
     c = ctl("8ball", "1", "keypad")
     press(c, "D")
-    assert c.mode == "lag" and len(c.match.log) == 1 and c.msg == ["undone"]
+    assert c.mode == "lag" and len(c.match.log) == 1 and c.msg == ["undone_x", "lag_n"]
     press(c, "1 D")
     assert c.mode == "lag" and len(c.match.log) == 1
     press(c, "D")                           # D in the lag: back to the settings
@@ -443,3 +443,19 @@ def test_N4_C_S2_screens_name_the_games_own_break_rule():
     assert "Viol. S4 -2 pt" in rows and not any(r.startswith("Foul") for r in rows), rows
     c = ctl("14.1", "1 0 C")  # a legal break with a scratch is a foul (S4 second paragraph)
     assert any(r.startswith("Foul") for r in views.render(c.model(), "oled")[0]), c.match.s
+
+
+def test_A11_undo_says_what_it_undid():
+    from firmware import views
+
+    for keys, what in (("1 A", "Made"), ("1 B", "Miss"), ("1 B *", "Safety"), ("1 B C", "Foul"),
+                       ("1 B 0 C", "Foul")):
+        c = ctl("9ball", keys)
+        press(c, "D")
+        assert c.msg == ["undone_x", {"Made": "made", "Miss": "miss", "Safety": "safe",
+                                      "Foul": "foul"}[what]], (keys, c.msg)
+        rows = views.render(c.model(), "oled")[0]  # pyright: ignore
+        assert any(("Undone: " + what) in r for r in rows), (keys, rows)
+    c = ctl("9ball", "1")
+    press(c, "D")  # the lag
+    assert c.msg == ["undone_x", "lag_n"] and c.mode == "lag"
