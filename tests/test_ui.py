@@ -425,8 +425,8 @@ def test_E11_the_screen_says_when_a_player_is_on_the_8():
         c = Controller("keypad", lang, "8ball")
         c.resume(a_cleared().events)  # A's solids are down: the 8 is A's ball
         rows = views.render(c.model(), "oled")[0]  # pyright: ignore
-        assert on8 in rows[0] and solids not in rows[0], rows
-        assert stripes in rows[1], rows  # B still has stripes to make
+        assert on8 in rows[0] and solids not in rows[0], rows  # pyright: ignore
+        assert stripes in rows[1], rows  # B still has stripes to make  # pyright: ignore
 
 
 def test_N4_C_S2_screens_name_the_games_own_break_rule():
@@ -440,9 +440,9 @@ def test_N4_C_S2_screens_name_the_games_own_break_rule():
         assert "Foul N4" in views.render(c.model(), "oled")[0]  # pyright: ignore
     c = ctl("14.1", "1 C")
     rows = views.render(c.model(), "oled")[0]  # pyright: ignore
-    assert "Viol. S4 -2 pt" in rows and not any(r.startswith("Foul") for r in rows), rows
+    assert "Viol. S4 -2 pt" in rows and not any(r.startswith("Foul") for r in rows), rows  # pyright: ignore
     c = ctl("14.1", "1 0 C")  # a legal break with a scratch is a foul (S4 second paragraph)
-    assert any(r.startswith("Foul") for r in views.render(c.model(), "oled")[0]), c.match.s
+    assert any(r.startswith("Foul") for r in views.render(c.model(), "oled")[0]), c.match.s  # pyright: ignore
 
 
 def test_A11_undo_says_what_it_undid():
@@ -455,7 +455,7 @@ def test_A11_undo_says_what_it_undid():
         assert c.msg == ["undone_x", {"Made": "made", "Miss": "miss", "Safety": "safe",
                                       "Foul": "foul"}[what]], (keys, c.msg)
         rows = views.render(c.model(), "oled")[0]  # pyright: ignore
-        assert any(("Undone: " + what) in r for r in rows), (keys, rows)
+        assert any(("Undone: " + what) in r for r in rows), (keys, rows)  # pyright: ignore
     c = ctl("9ball", "1")
     press(c, "D")  # the lag
     assert c.msg == ["undone_x", "lag_n"] and c.mode == "lag"
