@@ -1,6 +1,6 @@
-# The whole wired app under MicroPython on a 64 KB heap (issue 3): tests/mp_app.py runs the
-# app on bare fake buses in the VM; host_tools.appheap decodes the bytes it sent, and the
-# screens are checked as a person sees them.
+# The whole wired app under the board-like MicroPython (a hard heap: host_tools.appheap.HEAP,
+# HEAP_LFS below): tests/mp_app.py runs the app on bare fake buses in the VM;
+# host_tools.appheap decodes the bytes it sent, and the screens are checked as a person sees them.
 from firmware.ui import Controller
 from host_tools.appheap import HEAP, Run
 
