@@ -3,8 +3,7 @@
 # shifts each CS frame through the chain (the last word written stays in the module nearest
 # DIN) into one Max7219Decoder per module; bitmap() -> rows of 0/1 as seen; frames and words
 # count what went over the bus.
-from host_tools.fakes import FakeSPI
-from host_tools.fakes.max7219 import Max7219Decoder
+from host_tools.fakes.max7219 import Max7219Decoder, frames_of
 
 
 class MatrixDecoder:
@@ -18,13 +17,7 @@ class MatrixDecoder:
         self.frames = 0
 
     def feed(self, records):
-        if records and isinstance(records[0], tuple):
-            s = FakeSPI()
-            s.records = records
-            frames = s.frames()
-        else:
-            frames = records
-        for f in frames:
+        for f in frames_of(records):
             self.frames += 1
             words = len(f) // 2
             # the frame's last word ends in the module nearest DIN (chain position n - 1)

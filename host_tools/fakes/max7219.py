@@ -60,6 +60,15 @@ def _seg_byte(letters):
     return v
 
 
+def frames_of(records):
+    # records: a FakeSPI's records (split into frames by CS) or already a list of frames (bytes).
+    if records and isinstance(records[0], tuple):
+        s = FakeSPI()
+        s.records = records
+        return s.frames()
+    return records
+
+
 class Max7219Decoder:
     # Register state of one MAX7219 fed 16-bit (register, data) words, one per CS-low frame.
     def __init__(self):
@@ -73,14 +82,7 @@ class Max7219Decoder:
         self._rev = None
 
     def feed(self, records):
-        # records: a FakeSPI's records (split into frames by CS) or a list of frames (bytes).
-        if records and isinstance(records[0], tuple):
-            s = FakeSPI()
-            s.records = records
-            frames = s.frames()
-        else:
-            frames = records
-        for f in frames:
+        for f in frames_of(records):
             if len(f) >= 2:
                 self.word(f[-2], f[-1])  # one device: the last word written stays in it
         return self
