@@ -40,6 +40,11 @@ T = (
     "\ntoggle\tChange"
     "\ncalled_foul\tCalled foul"
     "\nhit\tHit first"
+    "\nballs_in\tPocketed"
+    "\nball10\tBall 10-15"
+    "\nmove\tMove"
+    "\nnewmatch_q5\tSure? 5=yes"
+    "\nnewmatch_qF\tSure? FOUL=yes"
     "\nhold\thold {}"
     # ---- controller messages (model["msg"])
     "\nm_bad_key\tKey {}: not now"

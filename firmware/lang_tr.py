@@ -40,6 +40,11 @@ T = (
     "\ntoggle\tDeğiştir"
     "\ncalled_foul\tFaul ver"
     "\nhit\tİlk temas"
+    "\nballs_in\tGiren top"
+    "\nball10\tTop 10-15"
+    "\nmove\tGez"
+    "\nnewmatch_q5\tEmin? 5=evet"
+    "\nnewmatch_qF\tEmin? FOUL=evet"
     "\nhold\t{} basılı"
     # ---- controller messages (model["msg"])
     "\nm_bad_key\tTuş {}: şimdi yok"

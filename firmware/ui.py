@@ -1,4 +1,6 @@
 # Controller: key events -> match events and the screen model (docs/ui-contract.md); pure, no I/O.
+# Each screen mode is a small handler (below the Controller) with its keys, list rows and hints;
+# the Controller keeps the state they share and builds the events of shots and choices.
 from firmware import rules, unload
 from firmware.match import Match
 
@@ -14,7 +16,7 @@ class Controller:
         self.store = store  # firmware.store.Store: the match goes to its journal (or None: RAM)
         self.match = Match()
         self.version = 0
-        self.mode = "setup"
+        self.mode = "setup"    # the name of the screen mode; _MODES[mode] handles its keys
         self.entry = []
         self.hit = None        # the ball the referee said was hit first ("#A"), or None
         self.shift = False
@@ -32,86 +34,13 @@ class Controller:
 
     # ------------------------------------------------------------ model
 
-    def _items(self):
-        m = self.mode
-        if m == "setup":
-            return _setup().items(self.cfg, self.lang)
-        if m == "menu":
-            s = self.match.s
-            it = []
-            if s and s["winner"] is None and s["shooter"] is not None:
-                if s["push"]:
-                    it.append(["push", "push", None])
-                it += [["touch", "touch", "G5.4"], ["double", "double", "G5.11"],
-                       ["off", "off", None], ["called_foul", "called_foul", self._called()]]
-                if s["game"] != "14.1":
-                    it.append(["won_rack", "won_rack", None])
-            it += [["help", "help", None], ["lang", "lang", self.lang],
-                   ["newmatch", "newmatch", "?" if self.confirm == "newmatch" else None],
-                   ["back", "back", None]]
-            return it
-        if m == "help":
-            return [[k, a, None] for k, a in self._play_keys()]
-        if m == "rackq":   # the two answers (keys 1 / P1, 2 / P2), then ok with its C-S4 case
-            a = self.ask
-            case = rules._game("14.1").rack_case(self.match.s["left"] - len(a[0]["pots"]),
-                                                 a[1], a[2])
-            return [["cue_in_rack", "toggle", a[1]], ["ball_in_rack", "toggle", a[2]],
-                    ["ok", "ok", case]]
-        return []
-
-    def _called(self):
-        return rules.CALLED_FOULS[self.cfg.get("foul_i", 0) % len(rules.CALLED_FOULS)]
-
-    def _play_keys(self):
-        if self.layout == "buttons":
-            return (("P1", "made"), ("P2", "made"), ("FOUL", "foul"), ("long:FOUL", "scratch"),
-                    ("UNDO", "undo"), ("long:UNDO", "menu"), ("MISS", "miss"), ("OK", "safe"),
-                    ("long:P1", "won_rack"))
-        return (("A", "made"), ("B", "miss"), ("*", "safe"), ("C", "foul"), ("0", "scratch"),
-                ("D", "undo"), ("#", "shift"), ("#A", "hit"), ("##", "menu"), ("#*", "help"))
-
-    def _hints(self):
-        m = self.mode
-        s = self.match.s
-        b = self.layout == "buttons"
-        if m == "rackq":
-            return [["P1" if b else "1", "cue_in_rack"], ["P2" if b else "2", "ball_in_rack"],
-                    ["FOUL" if b else "A", "ok"], ["UNDO" if b else "D", "back"]]
-        if m in ("setup", "menu", "help"):  # in setup the OK key starts the match
-            return [[k, "start" if a == "ok" and m == "setup" else a]
-                    for k, a in (_LABEL_MENU_BUTTONS if b else _LABEL_MENU_KEYS)]
-        if m == "lag":
-            return [["P1" if b else "1", "lag0"], ["P2" if b else "2", "lag1"]]
-        if m == "choice":
-            opts = rules.OPTIONS[s["pending"][1]]
-            if b:
-                who = "P1" if s["pending"][0] == 0 else "P2"
-                return [[who, opts[self.cursor % len(opts)]], ["FOUL", "next"]]
-            return [[str(i + 1), o] for i, o in enumerate(self._options())]
-        if m == "over":
-            return [["UNDO" if b else "D", "undo"], ["long:UNDO" if b else "##", "menu"]]
-        if b:
-            me = "P1" if s["shooter"] == 0 else "P2"
-            other = "P2" if me == "P1" else "P1"
-            return [[me, "made"], [other, "miss"], ["FOUL", "foul"], ["UNDO", "undo"]]
-        return [["A", "made"], ["B", "miss"], ["C", "foul"],
-                ["D", "clear" if self.entry or self.hit is not None else "undo"]]
-
-    def _options(self):
-        """Keypad choice options in order, with the named-breaker re-rack of A7 split out."""
-        kind = self.match.s["pending"][1]
-        opts = list(rules.OPTIONS[kind])
-        if kind in ("E3", "E3s"):
-            opts.append("rerack_other")
-        return opts
-
     def model(self):
         s = self.match.s
+        h = _MODES[self.mode]
         return {"mode": self.mode, "lang": self.lang, "s": s,
                 "state": self.match.state(), "entry": list(self.entry), "hit": self.hit,
                 "shift": self.shift,
-                "msg": self.msg, "hints": self._hints(), "items": self._items(),
+                "msg": self.msg, "hints": h.hints(self), "items": h.items(self),
                 "cursor": self.cursor, "fault": self.fault, "layout": self.layout}
 
     def restore(self, log):
@@ -143,8 +72,9 @@ class Controller:
             self.fault = [kind, name]
             return
         self.fault = None
+        self.msg = None
         try:
-            self._key(kind == "long", name)
+            _MODES[self.mode].key(self, kind == "long", name)
         except (rules.Refused, ValueError) as e:
             self._refused(e)
         except OSError:  # the journal could not write: the event did not count
@@ -156,28 +86,12 @@ class Controller:
         else:
             self.msg = ["bad_key", str(e)]
 
-    def _key(self, long, k):
-        m = self.mode
-        self.msg = None
-        if m in ("setup", "menu", "help", "rackq"):
-            return self._list_key(long, k)
-        if m == "lag":
-            if k in ("D", "UNDO"):         # back to the settings
-                self._close()
-                self.match = Match()
-                self.groups = []
-                self.mode = "setup"
-                return
-            i = {"1": 0, "2": 1, "P1": 0, "P2": 1}.get(k)
-            if i is None:
-                return self._bad(k)
-            return self._send({"t": "lag", "breaker": i})
-        if self.layout == "buttons":
-            return self._button(long, k)
-        return self._keypad(k)
-
     def _bad(self, k):
         self.msg = ["bad_key", k]
+
+    def _go(self, mode):
+        self.mode = mode
+        self.cursor = 0
 
     def _after(self):
         """Pick the mode from the match after an accepted event."""
@@ -185,18 +99,17 @@ class Controller:
         self.entry = []
         self.hit = None
         self.shift = False
-        self.cursor = 0
         if s is None:
-            self.mode = "setup"
+            m = "setup"
         elif s["shooter"] is None and s["winner"] is None:
-            self.mode = "lag"
+            m = "lag"
         elif s["winner"] is not None:
-            self.mode = "over"
+            m = "over"
         elif s["pending"]:
-            self.mode = "choice"
+            m = "choice"
         else:
-            self.mode = "play"
-
+            m = "play"
+        self._go(m)
     def _send(self, *evs):
         """Apply events as one step: all are accepted or none (a refusal undoes the rest).
         An item may be a function returning events, called when its turn comes, so that it
@@ -236,110 +149,6 @@ class Controller:
                 del g[-2:]
             self._after()
             self.msg = ["undone_x", what] if what else ["undone"]
-
-    # ------------------------------------------------------------ play: keypad
-
-    def _keypad(self, k):
-        s = self.match.s
-        if self.mode == "choice":
-            if k.isdigit() and 1 <= int(k) <= len(self._options()):
-                return self._choose(self._options()[int(k) - 1])
-            if k == "D":
-                return self._undo()
-            return self._bad(k)
-        if k == "#":                        # shift; a second # opens the menu
-            if self.shift:
-                self.shift = False
-                return self._open_menu()
-            self.shift = True
-            return
-        if self.mode == "over":
-            if k == "D":
-                return self._undo()
-            return self._bad(k)
-        if k == "*" and self.shift:
-            self.shift = False
-            self.mode = "help"
-            self.cursor = 0
-            return
-        if k == "A" and self.shift:         # "#A": the last ball entered was hit first
-            self.shift = False
-            objs = self._objs()
-            if not objs:
-                return self._bad("#A")
-            self.hit = objs[-1]
-            self.entry.remove(self.hit)
-            return
-        if k.isdigit():
-            b = int(k) + (10 if self.shift else 0)
-            self.shift = False
-            full = 9 if s["game"] == "9ball" else 15
-            if b > full:
-                return self._bad("#" + k)
-            if b in self.entry:
-                self.entry.remove(b)
-                return
-            if b:
-                rules._on(s, b)  # a ball already pocketed is refused as it is keyed (E1, N1)
-            if len(self.entry) >= full + 1:
-                self.msg = ["entry_full"]
-            else:
-                self.entry.append(b)
-            return
-        self.shift = False
-        if k == "A":
-            return self._made()
-        if k == "B":
-            return self._shot_miss()
-        if k == "*":
-            return self._shot_safe()
-        if k == "C":
-            return self._shot_foul(None)
-        if k == "D":
-            if self.entry or self.hit is not None:
-                self.entry = []
-                self.hit = None
-                return
-            return self._undo()
-        return self._bad(k)
-
-    # ------------------------------------------------------------ play: buttons
-
-    def _button(self, long, k):
-        s = self.match.s
-        if k not in BUTTONS:
-            return self._bad(k)
-        if k == "UNDO":
-            return self._open_menu() if long else self._undo()
-        if self.mode == "over":
-            return self._bad(k)
-        if self.mode == "choice":
-            by = s["pending"][0]
-            opts = rules.OPTIONS[s["pending"][1]]
-            if k == "FOUL":
-                self.cursor = (self.cursor + 1) % len(opts)
-                return
-            if k in ("P1", "P2"):
-                if (0 if k == "P1" else 1) != by:
-                    self.msg = ["not_yours", by]
-                    return
-                return self._choose(opts[self.cursor % len(opts)])
-            return self._bad(k)
-        me = s["shooter"]
-        if k == "FOUL":
-            if long:
-                self.entry = [0]
-            return self._shot_foul(None)
-        if k == "MISS":
-            return self._shot_miss()
-        if k == "OK":
-            return self._shot_safe()
-        who = 0 if k == "P1" else 1
-        if long:
-            return self._won_rack(who)
-        if who == me:
-            return self._made()
-        return self._shot_miss()
 
     # ------------------------------------------------------------ shots
 
@@ -402,8 +211,7 @@ class Controller:
         if s["game"] == "14.1" and not s["breaking"] and s["left"] - len(objs) <= 1 \
                 and s["p"][s["shooter"]][rules.SCORE] + len(objs) < s["target"][s["shooter"]]:
             self.ask = [ev, False, False]     # A10: where are the cue ball and the 15th ball?
-            self.mode = "rackq"
-            self.cursor = 0
+            self._go("rackq")
             return
         self._send(ev)
 
@@ -501,104 +309,16 @@ class Controller:
             ev["breaker"] = 1 - s["pending"][0]
         self._send(ev)
 
-    # ------------------------------------------------------------ lists: setup, menu, help
 
-    def _open_menu(self):
-        self.mode = "menu"
-        self.cursor = 0
-        self.confirm = None
+    def _options(self):
+        """Keypad choice options in order, with the named-breaker re-rack of A7 split out."""
+        kind = self.match.s["pending"][1]
+        opts = list(rules.OPTIONS[kind])
+        if kind in ("E3", "E3s"):
+            opts.append("rerack_other")
+        return opts
 
-    def _list_key(self, long, k):
-        items = self._items()
-        n = len(items)
-        b = self.layout == "buttons"
-        if self.mode == "rackq" and k in ("1", "2", "P1", "P2"):
-            self._change(items[0 if k in ("1", "P1") else 1], 1)   # A10: toggle one answer
-        elif self.mode == "rackq" and k in ("A", "5", "#", "FOUL", "OK"):
-            self._ok(items[2])                                      # send the shot
-        elif (k == "2" and not b):
-            self.cursor = (self.cursor - 1) % n
-        elif (k == "8" and not b) or (k == "P1" and b):
-            self.cursor = (self.cursor + 1) % n
-        elif (k in ("4", "6") and not b) or (k == "P2" and b):
-            self._change(items[self.cursor], -1 if k == "4" else 1)
-        elif (k in ("5", "#", "A") and not b) or (k in ("FOUL", "OK") and b):
-            self._ok(items[self.cursor])
-        elif (k == "D" and not b) or (k == "UNDO" and b):
-            self._back()
-        else:
-            self._bad(k)
-
-    def _back(self):
-        if self.mode == "setup":
-            return
-        if self.mode == "rackq":
-            self.ask = None
-        self._after()
-
-    def _change(self, item, d):
-        key, act = item[0], item[1]
-        c = self.cfg
-        if self.mode == "rackq":
-            if act == "toggle":
-                i = 1 if key == "cue_in_rack" else 2
-                self.ask[i] = not self.ask[i]
-            return
-        if act == "called_foul":
-            c["foul_i"] = c.get("foul_i", 0) + d
-            return
-        if key == "lang" or act == "lang":
-            self.lang = "tr" if self.lang == "en" else "en"
-            return
-        if act == "set":
-            _setup().change(c, key, d)
-
-    def _ok(self, item):
-        act = item[1]
-        if self.mode == "help":             # the help list only shows the keys
-            return self._back()
-        if self.mode == "rackq":
-            if act == "ok":
-                ev, cue_in, ball_in = self.ask or ({}, False, False)
-                self.ask = None
-                self.mode = "play"
-                if cue_in:
-                    ev["cue_in_rack"] = True
-                if ball_in:
-                    ev["ball_in_rack"] = True
-                self._send(ev)
-            else:
-                self._change(item, 1)
-            return
-        if act == "start" or self.mode == "setup":  # 5 / FOUL start from any row
-            return self._start()
-        if act in ("set", "lang"):
-            return self._change(item, 1)
-        if act == "back":
-            return self._back()
-        if act == "help":
-            self.mode = "help"
-            self.cursor = 0
-            return
-        if act == "newmatch":
-            if self.confirm != "newmatch":
-                self.confirm = "newmatch"
-                return
-            v = self.version
-            cfg = self.cfg
-            self._close()
-            self.__init__(self.layout, self.lang, cfg["game"], self.store)
-            self.cfg = cfg
-            self.version = v
-            return
-        if act == "push":
-            return self._push()
-        if act in ("touch", "double", "called_foul"):
-            return self._shot_foul(item[2])
-        if act == "off":
-            return self._off()
-        if act == "won_rack":
-            return self._won_rack(self.match.s["shooter"])
+    # ------------------------------------------------------------ match: start, new, close
 
     def _start(self):
         ev = _setup().new_event(self.cfg)
@@ -613,9 +333,365 @@ class Controller:
                 c["lang"] = self.lang
                 st.save_settings(c)
 
+    def _new_match(self):
+        # Back to the new-match screen with the same settings (the menu's "New match", confirmed).
+        v = self.version
+        cfg = self.cfg
+        self._close()
+        self.__init__(self.layout, self.lang, cfg["game"], self.store)
+        self.cfg = cfg
+        self.version = v
+
     def _close(self):
         # Let go of the match's journal file (a new match or the settings screen comes).
         self.match.log.close()
+
+    def _open_menu(self):
+        self._go("menu")
+        self.confirm = None
+
+    def _other_lang(self):
+        self.lang = "tr" if self.lang == "en" else "en"
+
+    def _called(self):
+        return rules.CALLED_FOULS[self.cfg.get("foul_i", 0) % len(rules.CALLED_FOULS)]
+
+# ---------------------------------------------------------------- screen modes
+# One handler per screen mode (Controller.mode names it): key(c, long, k) does what key k does
+# there, items(c) is the list it shows, hints(c) what the keys do now ([key, action] pairs).
+
+class _Mode:
+    def key(self, c, long, k):
+        c._bad(k)
+
+    def items(self, c):
+        return []
+
+    def hints(self, c):
+        return []
+
+
+class _Lag(_Mode):
+    def hints(self, c):
+        b = c.layout == "buttons"
+        return [["P1" if b else "1", "lag0"], ["P2" if b else "2", "lag1"]]
+
+    def key(self, c, long, k):
+        if k in ("D", "UNDO"):         # back to the settings
+            c._close()
+            c.match = Match()
+            c.groups = []
+            return c._go("setup")
+        i = {"1": 0, "2": 1, "P1": 0, "P2": 1}.get(k)
+        if i is None:
+            return c._bad(k)
+        c._send({"t": "lag", "breaker": i})
+
+
+def _shift(c):
+    # "#" on the keypad: shift for the next key; a second "#" opens the menu.
+    if c.shift:
+        c.shift = False
+        return c._open_menu()
+    c.shift = True
+
+
+class _Play(_Mode):
+    def key(self, c, long, k):
+        if c.layout == "buttons":
+            return self._button(c, long, k)
+        if k == "#":
+            return _shift(c)
+        sh = c.shift
+        c.shift = False
+        s = c.match.s
+        if k.isdigit():              # a ball pocketed (0: the cue ball); keyed again: taken out
+            b = int(k) + (10 if sh else 0)
+            full = 9 if s["game"] == "9ball" else 15
+            if b > full:
+                return c._bad("#" + k)
+            if b in c.entry:
+                return c.entry.remove(b)
+            if b:
+                rules._on(s, b)  # a ball already pocketed is refused as it is keyed (E1, N1)
+            if len(c.entry) > full:
+                c.msg = ["entry_full"]
+            else:
+                c.entry.append(b)
+        elif k == "*" and sh:
+            c._go("help")
+        elif k == "A" and sh:          # "#A": the last ball entered was hit first
+            objs = c._objs()
+            if not objs:
+                return c._bad("#A")
+            c.hit = objs[-1]
+            c.entry.remove(c.hit)
+        elif k == "A":
+            c._made()
+        elif k == "B":
+            c._shot_miss()
+        elif k == "*":
+            c._shot_safe()
+        elif k == "C":
+            c._shot_foul(None)
+        elif k != "D":
+            c._bad(k)
+        elif c.entry or c.hit is not None:
+            c.entry = []
+            c.hit = None
+        else:
+            c._undo()
+
+    def _button(self, c, long, k):
+        if k == "UNDO":
+            return c._open_menu() if long else c._undo()
+        if k == "FOUL":
+            if long:
+                c.entry = [0]
+            return c._shot_foul(None)
+        if k == "MISS":
+            return c._shot_miss()
+        if k == "OK":
+            return c._shot_safe()
+        if k not in ("P1", "P2"):
+            return c._bad(k)
+        who = 0 if k == "P1" else 1
+        if long:
+            return c._won_rack(who)
+        if who == c.match.s["shooter"]:
+            return c._made()
+        c._shot_miss()
+
+    def hints(self, c):
+        if c.layout == "buttons":
+            me = "P1" if c.match.s["shooter"] == 0 else "P2"
+            return [[me, "made"], ["P2" if me == "P1" else "P1", "miss"], ["FOUL", "foul"],
+                    ["UNDO", "undo"]]
+        return [["A", "made"], ["B", "miss"], ["C", "foul"],
+                ["D", "clear" if c.entry or c.hit is not None else "undo"]]
+
+
+class _Choice(_Mode):
+    def key(self, c, long, k):
+        s = c.match.s
+        if c.layout != "buttons":
+            opts = c._options()
+            if k.isdigit() and 1 <= int(k) <= len(opts):
+                return c._choose(opts[int(k) - 1])
+            if k == "D":
+                return c._undo()
+            return c._bad(k)
+        by = s["pending"][0]
+        opts = rules.OPTIONS[s["pending"][1]]
+        if k == "UNDO":
+            c._open_menu() if long else c._undo()
+        elif k == "FOUL":
+            c.cursor = (c.cursor + 1) % len(opts)
+        elif k not in ("P1", "P2"):
+            c._bad(k)
+        elif (0 if k == "P1" else 1) != by:
+            c.msg = ["not_yours", by]
+        else:
+            c._choose(opts[c.cursor % len(opts)])
+
+    def hints(self, c):
+        s = c.match.s
+        if c.layout == "buttons":
+            opts = rules.OPTIONS[s["pending"][1]]
+            return [["P1" if s["pending"][0] == 0 else "P2", opts[c.cursor % len(opts)]],
+                    ["FOUL", "next"]]
+        return [[str(i + 1), o] for i, o in enumerate(c._options())]
+
+
+class _Over(_Mode):
+    # The match is won: only undo, and the menu (a new match, the language).
+    def key(self, c, long, k):
+        if c.layout == "buttons":
+            if k == "UNDO":
+                return c._open_menu() if long else c._undo()
+        elif k == "#":
+            return _shift(c)
+        elif k == "D":
+            return c._undo()
+        c.shift = False
+        c._bad(k)
+
+    def hints(self, c):
+        b = c.layout == "buttons"
+        return [["UNDO" if b else "D", "undo"], ["long:UNDO" if b else "##", "menu"]]
+
+
+class _List(_Mode):
+    # A list screen: keys move the cursor, change the row's value, confirm it, or go back.
+    def key(self, c, long, k):
+        items = self.items(c)
+        b = c.layout == "buttons"
+        if k == "2" and not b:
+            c.cursor = (c.cursor - 1) % len(items)
+        elif (k == "8" and not b) or (k == "P1" and b):
+            c.cursor = (c.cursor + 1) % len(items)
+        elif (k in ("4", "6") and not b) or (k == "P2" and b):
+            self.change(c, items[c.cursor], -1 if k == "4" else 1)
+        elif (k in ("5", "#", "A") and not b) or (k in ("FOUL", "OK") and b):
+            self.ok(c, items[c.cursor])
+        elif (k == "D" and not b) or (k == "UNDO" and b):
+            self.back(c)
+        else:
+            c._bad(k)
+
+    def hints(self, c):
+        b = c.layout == "buttons"
+        return [["P2" if b else "4/6", "toggle"], ["FOUL" if b else "5", "ok"],
+                ["UNDO" if b else "D", "back"], ["P1" if b else "2/8", "down" if b else "move"]]
+
+    def change(self, c, item, d):
+        pass
+
+    def ok(self, c, item):
+        self.back(c)
+
+    def back(self, c):
+        c._after()
+
+
+class _Setup(_List):
+    # The new-match screen: 4/6 (P2) change a setting, 5 (FOUL) starts from any row; nothing
+    # to go back to.
+    def items(self, c):
+        return _setup().items(c.cfg, c.lang)
+
+    def hints(self, c):
+        h = _List.hints(self, c)
+        h[1][1] = "start"
+        del h[2]
+        return h
+
+    def change(self, c, item, d):
+        if item[0] == "lang":
+            c._other_lang()
+        else:
+            _setup().change(c.cfg, item[0], d)
+
+    def ok(self, c, item):
+        c._start()
+
+    def back(self, c):
+        c._bad("UNDO" if c.layout == "buttons" else "D")
+
+
+class _Menu(_List):
+    def items(self, c):
+        s = c.match.s
+        it = []
+        if s and s["winner"] is None and s["shooter"] is not None:
+            if s["push"]:
+                it.append(["push", "push", None])
+            it += [["touch", "touch", "G5.4"], ["double", "double", "G5.11"],
+                   ["off", "off", None], ["called_foul", "called_foul", c._called()]]
+            if s["game"] != "14.1":
+                it.append(["won_rack", "won_rack", None])
+        nm = "newmatch"
+        if c.confirm:   # asked once: the row says which key confirms
+            nm = "newmatch_q" + ("F" if c.layout == "buttons" else "5")
+        return it + [["help", "help", None], ["lang", "lang", c.lang], [nm, nm, None],
+                     ["back", "back", None]]
+
+    def change(self, c, item, d):
+        act = item[1]
+        if act == "called_foul":
+            c.cfg["foul_i"] = c.cfg.get("foul_i", 0) + d
+        elif act == "lang":
+            c._other_lang()
+
+    def ok(self, c, item):
+        act = item[1]
+        if act == "lang":
+            c._other_lang()
+        elif act == "back":
+            c._after()
+        elif act == "help":
+            c._go("help")
+        elif act == "newmatch":
+            c.confirm = True
+        elif act[:10] == "newmatch_q":
+            c._new_match()
+        elif act == "push":
+            c._push()
+        elif act == "off":
+            c._off()
+        elif act == "won_rack":
+            c._won_rack(c.match.s["shooter"])
+        else:           # touch, double, the called foul: a foul by its rule
+            c._shot_foul(item[2])
+
+
+class _Help(_List):
+    # What every key does in play, for this layout and game; 5 or D (FOUL or UNDO) closes it.
+    def items(self, c):
+        if c.layout == "buttons":
+            it = [["P1", "made"], ["P2", "made"], ["FOUL", "foul"], ["long:FOUL", "scratch"],
+                  ["UNDO", "undo"], ["long:UNDO", "menu"], ["MISS", "miss"], ["OK", "safe"],
+                  ["long:P1", "won_rack"]]
+        else:
+            it = [["1-9", "balls_in"], ["#1-#5", "ball10"], ["A", "made"], ["B", "miss"],
+                  ["*", "safe"], ["C", "foul"], ["0 C", "scratch"], ["D", "undo"],
+                  ["#A", "hit"], ["##", "menu"], ["#*", "help"]]
+            if c.match.s and c.match.s["game"] == "9ball":   # balls 1-9; the push out (N7)
+                it[1] = ["##", "push"]
+        return [[k, a, None] for k, a in it]  # no value: a help row is a key and what it does
+
+    def hints(self, c):
+        return _List.hints(self, c)[2:]
+
+
+class _RackQ(_List):
+    # A10: where the cue ball and the 15th ball lie; 1 / 2 (P1 / P2) toggle, A sends the shot.
+    def items(self, c):
+        a = c.ask
+        case = rules._game("14.1").rack_case(c.match.s["left"] - len(a[0]["pots"]), a[1], a[2])
+        return [["cue_in_rack", "toggle", a[1]], ["ball_in_rack", "toggle", a[2]],
+                ["ok", "ok", case]]
+
+    def hints(self, c):
+        b = c.layout == "buttons"
+        return [["P1" if b else "1", "cue_in_rack"], ["P2" if b else "2", "ball_in_rack"],
+                ["FOUL" if b else "A", "ok"], ["UNDO" if b else "D", "back"]]
+
+    def key(self, c, long, k):
+        if k in ("1", "2", "P1", "P2"):
+            i = 1 if k in ("1", "P1") else 2
+            c.ask[i] = not c.ask[i]
+        elif k in ("A", "5", "#", "FOUL", "OK"):
+            self.ok(c, None)
+        else:
+            _List.key(self, c, long, k)
+
+    def change(self, c, item, d):
+        if item[1] == "toggle":
+            i = 1 if item[0] == "cue_in_rack" else 2
+            c.ask[i] = not c.ask[i]
+        else:
+            self.ok(c, item)
+
+    def ok(self, c, item):
+        if item and item[1] != "ok":
+            return self.change(c, item, 1)
+        ev, cue_in, ball_in = c.ask
+        c.ask = None
+        c.mode = "play"
+        if cue_in:
+            ev["cue_in_rack"] = True
+        if ball_in:
+            ev["ball_in_rack"] = True
+        c._send(ev)
+
+    def back(self, c):
+        c.ask = None
+        c._after()
+
+
+_MODES = {"setup": _Setup(), "lag": _Lag(), "play": _Play(), "choice": _Choice(),
+          "over": _Over(), "menu": _Menu(), "help": _Help(), "rackq": _RackQ()}
 
 
 def _what(log, i):

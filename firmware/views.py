@@ -497,7 +497,7 @@ def _list_screen(model, w, h):
     if f:
         last = [_tx(model, "stuck" if f[0] == "stuck" else "chatter", f[1])]
     elif h >= 8 and model.get("hints"):
-        last = [_hints_line(model, w)]
+        last = _hint_lines(model, w)[:2]  # how to change and confirm, then move and back
     n = h - len(lines) - len(last)
     top = 0
     if h < 4:
