@@ -526,6 +526,7 @@ class _List(_Mode):
     def key(self, c, long, k):
         items = self.items(c)
         b = c.layout == "buttons"
+        c.cursor %= len(items)  # (a list may have got shorter: the game changed)
         if k == "2" and not b:
             c.cursor = (c.cursor - 1) % len(items)
         elif (k == "8" and not b) or (k == "P1" and b):
@@ -629,11 +630,12 @@ class _Help(_List):
     # What every key does in play, for this layout and game; 5 or D (FOUL or UNDO) closes it.
     def items(self, c):
         if c.layout == "buttons":
-            it = [["P1", "made"], ["P2", "made"], ["FOUL", "foul"], ["long:FOUL", "scratch"],
-                  ["UNDO", "undo"], ["long:UNDO", "menu"], ["MISS", "miss"], ["OK", "safe"],
-                  ["long:P1", "won_rack"]]
+            # the keys, then under a "Held down:" row what they do when held (the README's table)
+            it = [["P1", "made"], ["P2", "made"], ["FOUL", "foul"], ["UNDO", "undo"],
+                  ["MISS", "miss"], ["OK", "safe"], ["held", "held"], ["FOUL", "scratch"],
+                  ["UNDO", "menu"], ["P1/P2", "won_rack"]]
         else:
-            it = [["1-9", "balls_in"], ["#1-#5", "ball10"], ["A", "made"], ["B", "miss"],
+            it = [["1-9", "balls_in"], ["#1-5", "ball10"], ["A", "made"], ["B", "miss"],
                   ["*", "safe"], ["C", "foul"], ["0 C", "scratch"], ["D", "undo"],
                   ["#A", "hit"], ["##", "menu"], ["#*", "help"]]
             if c.match.s and c.match.s["game"] == "9ball":   # balls 1-9; the push out (N7)

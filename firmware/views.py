@@ -4,7 +4,9 @@
 # (scores, shooter, fouls, ball in hand);
 # "wall" -> the wall panel's list of ints (firmware/wall_view.py).
 # Pure functions: no drivers, no time, no I/O. Priorities where rows are short: scores and shooter
-# first, then pending choice > key fault > refusal/message > shot entry > warning > note > hints.
+# first, then pending choice > key fault > refusal/message > who breaks / ball in hand > warnings
+# > push out allowed > shot entry > note > game lines > hints; every alert gets one row before any
+# gets more (_place).
 from firmware import lang, rules
 
 _KINDS = {"oled": (16, 8), "lcd20": (20, 4), "lcd16": (16, 2)}
@@ -119,19 +121,29 @@ def _score(model, i, full):
     return str(v)
 
 
-def _player_row(model, i, w):
+def _tags(model, i):
+    """Player i's group (8-ball) and foul count ("!": warned): "Sol F1", "On8 F2!", "F1", ""."""
     st = model["state"]
-    p = st["players"][i]
-    mark = ">" if st["shooter"] == i else ("*" if st["winner"] == i else " ")
     g = st["groups"]
-    tags = ""  # group, then the foul count ("!": warned)
+    t = []
     if g:
         lo = 1 if g[i] == "solids" else 9  # the group's balls: 1-7 or 9-15
         left = [b for b in st["on_table"] if lo <= b < lo + 7]
         # E11: with the group down the player is on the 8
-        tags = _tx(model, ("sol" if lo == 1 else "str") if left else "on8") + " "
-    if p["fouls"]:
-        tags += "F%d%s " % (p["fouls"], "!" if _warned(model, i) else "")
+        t.append(_tx(model, ("sol" if lo == 1 else "str") if left else "on8"))
+    f = st["players"][i]["fouls"]
+    if f:
+        t.append("F%d%s" % (f, "!" if _warned(model, i) else ""))
+    return " ".join(t)
+
+
+def _player_row(model, i, w):
+    st = model["state"]
+    p = st["players"][i]
+    mark = ">" if st["shooter"] == i else ("*" if st["winner"] == i else " ")
+    tags = _tags(model, i)
+    if tags:
+        tags += " "
     right = tags + _score(model, i, True)
     if w - len(right) - 1 < 4:
         right = tags + _score(model, i, False)
@@ -243,31 +255,32 @@ def _note_lines(model, w):
         return []
     out = []
     if "won" in note:
-        out.append(_tx(model, "won", _name(model, note["won"])))
+        out.extend(wrap(_tx(model, "won", _name(model, note["won"])), w))
         if "end" in note:
-            out.append(note["end"] + " " + _tx(model, "end_" + note["end"]))
+            out.extend(wrap(note["end"] + " " + _tx(model, "end_" + note["end"]), w))
     if "foul" in note:
         # A 14.1 breaking violation is not a foul (C-S2): it is called by its own name.
         t = _tx(model, "viol_n" if note["foul"] == "S4" and note.get("pen") == 2 else "foul_n",
                 note["foul"])
         if note.get("pen"):
             t += " " + _tx(model, "pen", note["pen"])
-        out.append(t)
+        out.extend(wrap(t, w))
     if "rack" in note:
         out.extend(wrap(note["rack"] + " " + _tx(model, "rack_" + note["rack"]), w))
     sp = note.get("spot")
     if sp:
         if isinstance(sp, list):
-            out.append(_tx(model, "spot_b", " ".join([str(b) for b in sp])))
+            out.extend(wrap(_tx(model, "spot_b", " ".join([str(b) for b in sp])), w))
         else:
-            out.append(_tx(model, "spot_n", sp))
+            out.extend(wrap(_tx(model, "spot_n", sp), w))
     if "choice" in note and not out:
-        out.append(_tx(model, "chose", _tx(model, note["choice"])))
+        out.extend(wrap(_tx(model, "chose", _tx(model, note["choice"])), w))
     return out
 
 
 def _alerts(model, w):
-    """Alert groups by priority: [(lines, compact line, rows to draw inverted)]."""
+    """Alert groups by priority: [(lines, compact line, rows to draw inverted)]. What the last
+    event did (the note) is not one: the game screen shows it as its first game line."""
     st = model["state"]
     out = []
     pend = st["pending"]
@@ -283,6 +296,17 @@ def _alerts(model, w):
     m = _message(model, w)
     if m:
         out.append(m)
+    t = _status(model)
+    if t:
+        out.append(([t], t, 0))
+    for i in (0, 1):  # (the player rows mark a warned player too: "F2!")
+        if _warned(model, i):
+            t = _tx(model, "warn", st["players"][i]["name"])
+            sub = _tx(model, "warn_141" if st["game"] == "14.1" else "warn_rack")
+            out.append(([t, sub], t, 1))
+    if st["game"] == "9ball" and st["push_out"]:
+        t = _tx(model, "push_ok")
+        out.append(([t], t, 0))
     entry = model.get("entry") or []
     hit = model.get("hit")
     if entry or model.get("shift") or hit is not None:
@@ -290,21 +314,13 @@ def _alerts(model, w):
         if model.get("shift"):
             t += " 1_"
         if hit is None:
-            out.append(([t], t, 0))
+            out.append((wrap(t, w), t, 0))
         else:  # the ball the referee named as hit first ("#A")
             h = _tx(model, "hit_n", hit)
-            out.append(([t, h], t + " " + h, 0))
+            out.append((wrap(t, w) + [h], t + " " + h, 0))
     if st["winner"] is not None:
         t = _tx(model, "wins", _name(model, st["winner"]))
         out.append(([_tx(model, "over"), t], t, 1))
-    for i in (0, 1):
-        if _warned(model, i):
-            t = _tx(model, "warn", st["players"][i]["name"])
-            sub = _tx(model, "warn_141" if st["game"] == "14.1" else "warn_rack")
-            out.append(([t, sub], t, 1))
-    note = _note_lines(model, w)
-    if note:
-        out.append((note, note[0], 0))
     return out
 
 
@@ -319,17 +335,34 @@ def _status(model):
     return None
 
 
+def _place(alerts, room):
+    """The alerts' rows in room rows: each alert its one-row form first, in priority order, then
+    each in order as much of its whole form as fits. (rows, inverse rows, all alerts placed)."""
+    n = min(len(alerts), room)
+    used = n
+    take = []  # rows of its whole form each alert gets beyond the first (0: its one-row form)
+    for a in alerts[:n]:
+        more = min(len(a[0]) - 1, room - used)
+        take.append(more)
+        used += more
+    rows = []
+    inv = []
+    for i in range(n):
+        a = alerts[i]
+        part = a[0][:take[i] + 1] if take[i] else (a[1],)
+        for k in range(len(part)):
+            if k < a[2]:
+                inv.append(len(rows))
+            rows.append(part[k])
+    return rows, inv, n == len(alerts)
+
+
 def _info(model, w):
     """Game lines, most important first."""
     st = model["state"]
     s = model.get("s")
     g = st["game"]
     out = []
-    if g == "9ball" and st["push_out"]:
-        out.append(_tx(model, "push_ok"))
-    t = _status(model)
-    if t:
-        out.append(t)
     rack = _tx(model, "rack", st["rack"])
     if g == "14.1":
         balls = _tx(model, "balls", st["balls_left"])
@@ -343,7 +376,7 @@ def _info(model, w):
         out.append(fit(balls, rack, w))
         lw = w - 10
         p = st["players"]
-        rows = (("inning", "innings"), ("run", "run"), ("high", "high_run"))
+        rows = (("run", "run"), ("high", "high_run"), ("inning", "innings"))
         for key, f in rows:
             out.append("%-*.*s%5s%5s" % (lw, lw, _tx(model, key), p[0][f], p[1][f]))
         if s:
@@ -355,7 +388,8 @@ def _info(model, w):
     if g == "9ball":
         low = _tx(model, "lowest", table[0]) if table else ""
         out.append(fit(rack, low, w))
-        out.append(fit(_tx(model, "on_table"), ranges(table), w))
+        r = ranges(table)
+        out.append(fit(_tx(model, "on_table"), r, w) if len(r) < w - 6 else field(r, w))
         return out
     if st["groups"] is None and not st["breaking"]:
         out.append(fit(rack, _tx(model, "open"), w))
@@ -389,8 +423,11 @@ def _game_screen(model, w, h):
     if model.get("mode") == "lag" and st["shooter"] is None:
         items = _hint_items(model, ("lag0", "lag1"))
         alerts.insert(0, ([_tx(model, "lag_q")] + pack(items, w), " ".join(items), 1))
+    note = _note_lines(model, w)
     if h < 4:
         # 16x2: scores and shooter, then the most important thing, else the key hints
+        if note:
+            alerts.append((note, note[0], 0))
         lines.append(_both_row(model, w))
         if _choice_opts(model) and alerts and len(alerts[0][1]) > w:
             # a choice that needs both rows: the keys that answer it
@@ -404,21 +441,44 @@ def _game_screen(model, w, h):
         return lines, big, inv
     if h >= 8 and st["winner"] is not None:
         return _over_oled(model, w)
-    lines.append(_player_row(model, 0, w))
-    lines.append(_player_row(model, 1, w))
-    body = h - 2
+    info = note + _info(model, w)
     if h >= 8:
-        body -= 1  # last row: key hints
-    al = []
-    ai = []
-    for a in alerts:
-        for k in range(len(a[0])):
-            if len(al) < body:
-                if k < a[2]:
-                    ai.append(len(al))
-                al.append(a[0][k][:w])
-    info = _info(model, w)
-    if h < 8 and not al:
+        # the OLED: the scores at double size over rows 0-1, the names row, then alerts and game
+        # lines, key hints at the bottom; the two player rows instead when the alerts need the
+        # room (every alert keeps at least its row)
+        head = [_big_scores(model), "", _names_row(model, w)]
+        tags = _tags_row(model, w)
+        if tags:
+            head.append(tags)
+        room = h - 1 - len(head)
+        al, ai, every = _place(alerts, room)
+        if len(al) == sum([len(a[0]) for a in alerts]):  # every alert whole: room for big
+            lines = head
+            big.append(0)
+            if st["game"] == "14.1":   # the targets where the rack number was
+                s = model.get("s")
+                t = s["target"] if s else (0, 0)
+                info[len(note)] = fit(_tx(model, "balls", st["balls_left"]),
+                              "/%d" % t[0] if t[0] == t[1] else "%d/%d" % (t[0], t[1]), w)
+        else:
+            al, ai, every = _place(alerts, h - 3)
+            lines = [_player_row(model, 0, w), _player_row(model, 1, w)]
+        lines.extend(info[:h - 1 - len(lines) - len(al)])
+        base = len(lines)
+        lines.extend(al)
+        for k in ai:
+            inv.append(base + k)
+        # key hints at the bottom, taking blank rows above the last one when they need more
+        hl = _hint_lines(model, w) or [""]
+        hl = hl[:h - len(lines)]
+        while len(lines) + len(hl) < h:
+            lines.append("")
+        lines.extend(hl)
+        return _cut(lines, w, h), big, inv
+    lines = [_player_row(model, 0, w), _player_row(model, 1, w)]
+    body = h - 2
+    al, ai, every = _place(alerts, body)
+    if not al:
         # 20x4: the first game line and the key hints
         lines.extend((info[:1] + [_hints_line(model, w)])[:body])
     else:
@@ -427,15 +487,41 @@ def _game_screen(model, w, h):
         lines.extend(al)
         for k in ai:
             inv.append(base + k)
-    if h >= 8:
-        # key hints at the bottom, taking blank rows above the last one when they need more
-        hl = _hint_lines(model, w) or [""]
-        room = h - len(lines)
-        hl = hl[:room]
-        while len(lines) + len(hl) < h:
-            lines.append("")
-        lines.extend(hl)
     return _cut(lines, w, h), big, inv
+
+
+def _big_scores(model):
+    # Both scores for the double-size row (8 columns): "  47  12", "3/5  2/5" (race shown where
+    # it fits), around the middle.
+    st = model["state"]
+    full = st["game"] != "14.1"
+    sc = [_score(model, 0, full), _score(model, 1, full)]
+    if len(sc[0]) > 3 or len(sc[1]) > 3:
+        sc = [_score(model, 0, False), _score(model, 1, False)]
+    return "%3s  %-3s" % (sc[0], sc[1])
+
+
+def _names_row(model, w):
+    # The names under the big scores, the shooter marked (">" left, "<" right), the winner "*".
+    st = model["state"]
+    m = [" ", " "]
+    for i in (0, 1):
+        if st["shooter"] == i:
+            m[i] = ">" if i == 0 else "<"
+        elif st["winner"] == i:
+            m[i] = "*"
+    half = (w - 1) // 2
+    return fit(m[0] + st["players"][0]["name"][:half - 1],
+               st["players"][1]["name"][:half - 1] + m[1], w)
+
+
+def _tags_row(model, w):
+    # Each player's group and foul count under their name ("Sol F1     F2! Str"), or "".
+    a = _tags(model, 0)
+    b = _tags(model, 1)
+    if not a and not b:
+        return ""
+    return fit(a, b, w) if a else field(b, w)
 
 
 def _over_oled(model, w):
@@ -444,7 +530,7 @@ def _over_oled(model, w):
     lines = [_player_row(model, 0, w), _player_row(model, 1, w), _tx(model, "over"),
              _name(model, st["winner"])[:w // 2], ""]
     if st["game"] == "14.1":
-        rest = _info(model, w)[-2:]  # high runs and averages
+        rest = _info(model, w)[2:5:2]  # high runs and averages (balls, run, high, inning, avg)
     else:
         note = (model.get("s") or {}).get("note") or {}
         rest = []
@@ -455,7 +541,7 @@ def _over_oled(model, w):
     return lines, [3], [2]
 
 
-def _item_line(model, it, sel):
+def _item_line(model, it, sel, w=16):
     label = str(it[0]) if it[0] is not None else ""
     action = it[1] if len(it) > 1 else ""
     value = it[2] if len(it) > 2 else None
@@ -479,7 +565,9 @@ def _item_line(model, it, sel):
         else:
             v = str(value)
         if field or v not in text:  # a menu row may name its rule already ("Touch G5.4")
-            text = (text + ": " + v) if text else v
+            # "Player 1: Furkan", or "Player 1 Furkan" where the row is one column short
+            sep = ": " if len(text) + len(v) + 3 <= w else " "
+            text = (text + sep + v) if text else v
     return (">" if sel else " ") + text
 
 
@@ -507,7 +595,7 @@ def _list_screen(model, w, h):
     for i in range(top, min(top + n, len(items))):
         if i == cur and h >= 8:
             inv.append(len(lines))
-        lines.append(_item_line(model, items[i], i == cur))
+        lines.append(_item_line(model, items[i], i == cur, w))
     while len(lines) < h - len(last):
         lines.append("")
     if f:

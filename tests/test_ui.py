@@ -425,8 +425,12 @@ def test_E11_the_screen_says_when_a_player_is_on_the_8():
         c = Controller("keypad", lang, "8ball")
         c.resume(a_cleared().events)  # A's solids are down: the 8 is A's ball
         rows = views.render(c.model(), "oled")[0]  # pyright: ignore
-        assert on8 in rows[0] and solids not in rows[0], rows  # pyright: ignore
-        assert stripes in rows[1], rows  # B still has stripes to make  # pyright: ignore
+        # under the big scores and the names: each player's group tag on their side
+        a, b = rows[3][:8], rows[3][8:]  # pyright: ignore
+        assert on8 in a and solids not in a, rows
+        assert stripes in b, rows  # B still has stripes to make
+        lcd = views.render(c.model(), "lcd20")
+        assert on8 in lcd[0] and solids not in lcd[0] and stripes in lcd[1], lcd
 
 
 def test_N4_C_S2_screens_name_the_games_own_break_rule():

@@ -48,7 +48,7 @@ def test_14_1_warning_after_second_foul_in_both_languages():
     tr = oled_text(model(m, "tr"))
     assert "WARNING Şükrü" in en and "2 fouls: 3rd -15" in en and "F2!" in en
     assert "UYARI Şükrü" in tr and "2 faul: 3. -15" in tr and "Faul G3 -1 puan" in tr
-    assert "İlkay" in tr and "Istaka" in tr
+    assert "İlkay" in tr
     # the warning stays while the count is 2, not only right after the foul
     m.apply(shot(first=1, rail=True))  # İlkay misses; Şükrü to shoot, still on two fouls
     assert "UYARI Şükrü" in oled_text(model(m, "tr"))
@@ -56,13 +56,21 @@ def test_14_1_warning_after_second_foul_in_both_languages():
 
 
 def test_14_1_innings_run_high_run_average():
-    t = oled_text(model(m141_run()))
-    assert ">Bob" in t and "9/75" in t and "2/100" in t
-    assert "Balls 4" in t and "Inning    2    2" in t and "Run       0    4" in t
-    assert "High      2    5" in t and "Avg    1.00 4.50" in t
+    md = model(m141_run())
+    lines, big, _ = views.render(md, "oled")
+    # the scores at double size (Ann 2 of 100, Bob 9 of 75), the shooter marked under them
+    assert big == [0] and lines[0] == "  2  9  " and lines[2].endswith("Bob<"), lines
+    t = oled_text(md)
+    assert "Balls 4   100/75" in t and "Inning    2    2" in t and "Run       0    4" in t
+    assert "High      2    5" in t
+    lcd = lcd_text(md)
+    assert ">Bob" in lcd[1] and "9/75" in lcd[1] and "2/100" in lcd[0]
     tr = oled_text(model(m141_run(), "tr"))
     assert "Istaka    2    2" in tr and "Seri      0    4" in tr and "En iyi    2    5" in tr
-    assert "Ort.   1.00 4.50" in tr
+    # the averages: on the match-over screen (and the scoresheet)
+    over = model(m141_run(), "tr")
+    over["state"]["winner"] = 1
+    assert "Ort.   1.00 4.50" in oled_text(over) and "En iyi    2    5" in oled_text(over)
 
 
 def test_8ball_pending_choice_shows_options_and_keys():
@@ -147,7 +155,9 @@ def test_8ball_groups_and_notes():
     m = play(new("8ball"), lag(0), DRY_BREAK, shot(first=3, pots=[3], made=True, rail=True))
     t = oled_text(model(m))
     # Ann's break is dry, Bob makes the 3: Bob has the solids
-    assert " Ann     Str 0/5" in t and ">Bob     Sol 0/5" in t and "Sol:     1 2 4-7" in t
+    assert " Ann        Bob<" in t and "Str          Sol" in t and "Sol:     1 2 4-7" in t
+    lcd = lcd_text(model(m))
+    assert " Ann         Str 0/5" in lcd[0] and ">Bob         Sol 0/5" in lcd[1], lcd
     assert "Çiz:        9-15" in oled_text(model(m, "tr"))
     m.apply(shot(first=4, rail=True))       # Bob misses
     m.apply(FOUL)                          # Ann fouls: Bob has ball in hand anywhere
