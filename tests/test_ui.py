@@ -430,7 +430,7 @@ def test_E11_the_screen_says_when_a_player_is_on_the_8():
         assert on8 in a and solids not in a, rows
         assert stripes in b, rows  # B still has stripes to make
         lcd = views.render(c.model(), "lcd20")
-        assert on8 in lcd[0] and solids not in lcd[0] and stripes in lcd[1], lcd
+        assert on8 in lcd[0] and solids not in lcd[0] and stripes in lcd[1], lcd  # pyright: ignore
 
 
 def test_N4_C_S2_screens_name_the_games_own_break_rule():

@@ -59,7 +59,7 @@ def test_14_1_innings_run_high_run_average():
     md = model(m141_run())
     lines, big, _ = views.render(md, "oled")
     # the scores at double size (Ann 2 of 100, Bob 9 of 75), the shooter marked under them
-    assert big == [0] and lines[0] == "  2  9  " and lines[2].endswith("Bob<"), lines
+    assert big == [0] and lines[0] == "  2  9  " and lines[2].endswith("Bob<"), lines  # pyright: ignore
     t = oled_text(md)
     assert "Balls 4   100/75" in t and "Inning    2    2" in t and "Run       0    4" in t
     assert "High      2    5" in t
