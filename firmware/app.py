@@ -42,6 +42,14 @@ class App:
         self.kind = kind or hw.view  # what views.render is asked for: oled, lcd20, lcd16, digits
         self.drawn = None  # ctl.version last shown (None: nothing yet)
         self.draws = 0
+        # the wall panel (a second display, or the only one) whose brightness the menus set
+        k = self.kind
+        self.panel = hw.wall if hw.wall is not None else (
+            hw.display if k in ("neopixel", "matrix", "wall") else None)
+        if self.panel is not None:
+            ctl.wall = True
+            if ctl.cfg.get("bright") is None:   # no setting yet: the board profile's level
+                ctl.cfg["bright"] = self.panel.level or 1
 
     def step(self, now):
         # Poll the keys at now (ticks_ms) and drain every queued event into the controller; if
@@ -59,6 +67,9 @@ class App:
         wall = self.hw.wall
         if ctl.version != self.drawn:
             self.drawn = ctl.version
+            p = self.panel
+            if p is not None and ctl.cfg["bright"] != p.level:
+                p.brightness(ctl.cfg["bright"])
             m = ctl.model()
             wv = views.render(m, "wall") if wall is not None else None
             r = views.render(m, self.kind)

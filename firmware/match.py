@@ -103,6 +103,9 @@ class Match:
         """Set the state from the log: its latest snapshot and the events after it (fewer than
         _K). Undo uses it, and so does a soft restart that keeps the log of a failed controller."""
         s, i = self.log.base()
+        if s is not None and "tot" not in s:  # a snapshot from before the statistics
+            s["tot"] = [[0, 0], [0, 0]]
+            s["clean"] = False
         for j in range(i, len(self.log)):
             s = rules.apply(s, self.log.event(j))
         self.s = s

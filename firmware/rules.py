@@ -62,6 +62,10 @@ def new_state(ev):
         "last": None,       # who took the last shot (A1)
         "breaker": None,    # who broke the current rack (E2 alternate)
         "p": [[0] * 7, [0] * 7],
+        # match statistics per player (C-S5; 8/9-ball at match over): fouls, and racks won
+        # from the own break without a shot by the other player (break and run); "clean":
+        # the other player has not shot in this rack
+        "tot": [[0, 0], [0, 0]], "clean": True,
         "note": None,       # what the last event did, for the views
     }
 
@@ -152,6 +156,8 @@ def _start_shot(s):
     if s["last"] != me:         # A1: a new inning when the shot before was not mine
         s["p"][me][INNINGS] += 1
         s["last"] = me
+    if me != s["breaker"]:
+        s["clean"] = False
     s["note"] = {}
     return me
 
@@ -170,6 +176,7 @@ def _foul(s, me, rule):
     s["note"]["foul"] = rule
     p = s["p"][me]
     p[FOULS] += 1
+    s["tot"][me][0] += 1
     if p[FOULS] == 2 and s["three"]:
         s["note"]["warn"] = me      # C-S7, C-E4, C-N3: warning after the second foul
     return p[FOULS]
@@ -206,6 +213,7 @@ def _setup_rack(s, breaker):
     s["groups"] = None
     s["p"][0][FOULS] = s["p"][1][FOULS] = 0
     s["shooter"] = s["breaker"] = breaker
+    s["clean"] = True
     s["breaking"] = True
     s["bih"] = "kitchen"
     s["push"] = False
@@ -217,6 +225,8 @@ def _end_rack(s, w, rule):
     s["note"]["end"] = rule
     s["note"]["won"] = w
     s["p"][w][RACKS] += 1
+    if w == s["breaker"] and s["clean"]:
+        s["tot"][w][1] += 1                           # a break and run
     s["p"][0][FOULS] = s["p"][1][FOULS] = 0           # A4: counts reset when a rack ends
     if s["p"][w][RACKS] >= s["race"][w]:
         _over(s, w)

@@ -29,8 +29,9 @@ class Controller:
         # each, the log's length after it and its event count (flat pairs: [len, n, len, n...]).
         # Not kept over a restart (restore, resume): then each undo takes back one event.
         self.groups = []
+        self.wall = False      # a wall panel is wired: the menus set its brightness (cfg)
         self.cfg = {"game": game, "p1": "P1", "p2": "P2", "t1": 100, "t2": 100, "r1": 5,
-                    "r2": 5, "break": None, "three": True, "nine": "win"}
+                    "r2": 5, "break": None, "three": True, "nine": "win", "bright": None}
 
     # ------------------------------------------------------------ model
 
@@ -337,10 +338,12 @@ class Controller:
         # Back to the new-match screen with the same settings (the menu's "New match", confirmed).
         v = self.version
         cfg = self.cfg
+        w = self.wall
         self._close()
         self.__init__(self.layout, self.lang, cfg["game"], self.store)
         self.cfg = cfg
         self.version = v
+        self.wall = w
 
     def _close(self):
         # Let go of the match's journal file (a new match or the settings screen comes).
@@ -352,6 +355,20 @@ class Controller:
 
     def _other_lang(self):
         self.lang = "tr" if self.lang == "en" else "en"
+
+    def _bright(self, d):
+        # The wall panel's brightness one step up or down (1-15), kept in the settings at once.
+        c = self.cfg
+        c["bright"] = ((c["bright"] or 8) - 1 + d) % 15 + 1
+        if self.store is not None:
+            s = dict(c)
+            s["lang"] = self.lang
+            self.store.save_settings(s)
+
+    def _bright_row(self, it):
+        if self.wall:
+            it.insert(-1, ["bright", "set", self.cfg["bright"]])  # (before start / back)
+        return it
 
     def _called(self):
         return rules.CALLED_FOULS[self.cfg.get("foul_i", 0) % len(rules.CALLED_FOULS)]
@@ -559,7 +576,7 @@ class _Setup(_List):
     # The new-match screen: 4/6 (P2) change a setting, 5 (FOUL) starts from any row; nothing
     # to go back to.
     def items(self, c):
-        return _setup().items(c.cfg, c.lang)
+        return c._bright_row(_setup().items(c.cfg, c.lang))
 
     def hints(self, c):
         h = _List.hints(self, c)
@@ -570,6 +587,8 @@ class _Setup(_List):
     def change(self, c, item, d):
         if item[0] == "lang":
             c._other_lang()
+        elif item[0] == "bright":
+            c._bright(d)
         else:
             _setup().change(c.cfg, item[0], d)
 
@@ -594,8 +613,8 @@ class _Menu(_List):
         nm = "newmatch"
         if c.confirm:   # asked once: the row says which key confirms
             nm = "newmatch_q" + ("F" if c.layout == "buttons" else "5")
-        return it + [["help", "help", None], ["lang", "lang", c.lang], [nm, nm, None],
-                     ["back", "back", None]]
+        return c._bright_row(it + [["help", "help", None], ["lang", "lang", c.lang],
+                                   [nm, nm, None], ["back", "back", None]])
 
     def change(self, c, item, d):
         act = item[1]
@@ -603,11 +622,15 @@ class _Menu(_List):
             c.cfg["foul_i"] = c.cfg.get("foul_i", 0) + d
         elif act == "lang":
             c._other_lang()
+        elif item[0] == "bright":
+            c._bright(d)
 
     def ok(self, c, item):
         act = item[1]
         if act == "lang":
             c._other_lang()
+        elif act == "set":      # the brightness row: one step up
+            c._bright(1)
         elif act == "back":
             c._after()
         elif act == "help":

@@ -525,17 +525,18 @@ def _tags_row(model, w):
 
 
 def _over_oled(model, w):
-    # rows 0-1 players, 2 "match over" (inverse), 3-4 the winner in big letters, 5-6 note/info, 7 keys
+    # rows 0-1 players, 2 "match over" (inverse), 3-4 the winner in big letters, 5-6 statistics
+    # (14.1: high runs and averages; 8/9-ball: fouls and break-and-runs over the match), 7 keys
     st = model["state"]
     lines = [_player_row(model, 0, w), _player_row(model, 1, w), _tx(model, "over"),
              _name(model, st["winner"])[:w // 2], ""]
     if st["game"] == "14.1":
         rest = _info(model, w)[2:5:2]  # high runs and averages (balls, run, high, inning, avg)
     else:
-        note = (model.get("s") or {}).get("note") or {}
-        rest = []
-        if "end" in note:
-            rest = wrap(note["end"] + " " + _tx(model, "end_" + note["end"]), w)
+        tot = (model.get("s") or {}).get("tot") or ((0, 0), (0, 0))
+        lw = w - 8
+        rest = ["%-*.*s%4d%4d" % (lw, lw, _tx(model, k), tot[0][j], tot[1][j])
+                for j, k in ((0, "fouls"), (1, "bnr"))]
     lines.extend((rest + ["", ""])[:2])
     lines.append(_hints_line(model, w))
     return lines, [3], [2]
@@ -664,58 +665,13 @@ def screen(model, w, h):
     return _game_screen(model, w, h)
 
 
-def _dmark(model, st, i):
-    # Player i's status position on the 7-segment digits: "=" on two fouls (warned), "H" ball in
-    # hand (the shooter's, not on a break), "=." both, "_" one foul, else blank.
-    if st["winner"] is not None:
-        return " "
-    bih = st["shooter"] == i and st["bih"] and not st["breaking"]
-    if _warned(model, i):
-        return "=." if bih else "="
-    if bih:
-        return "H"
-    return "_" if st["players"][i]["fouls"] else " "
-
-
-def digits(model):
-    """8 characters for a MAX7219 module, mirrored for the two players: A's status position, A's
-    score, B's score, B's status position ("= 57.  3 " 14.1; " 3.-- 2H" racks with "--"
-    between). The shooter's score has a point; a status is "=" two fouls (three-foul warning),
-    "_" one foul, "H" ball in hand, "=." both."""
-    st = model.get("state")
-    f = model.get("fault")
-    if f:
-        return "Err " + field(str(f[1])[-4:], 4)
-    mode = model.get("mode")
-    if st is None or mode == "setup":
-        return " SEt UP "
-    if mode == "help":
-        return "  HELP  "
-    if mode == "menu":
-        return "--    --"
-    p = st["players"]
-    sh = st["shooter"]
-    dot = ["", ""]
-    if sh is not None:
-        dot[sh] = "."
-    if st["game"] == "14.1":
-        k = "score"
-        n = 3
-        sep = ""
-    else:
-        k = "racks"
-        n = 2
-        sep = "--"
-    a = field(p[0][k], n)[-n:]
-    b = field(p[1][k], n)[-n:]
-    return _dmark(model, st, 0) + a + dot[0] + sep + b + dot[1] + _dmark(model, st, 1)
-
-
 def render(model, kind):
     """What a display shows: "oled" -> (lines, big, inverse); "lcd20"/"lcd16" -> lines;
     "digits" -> an 8-character string; "wall" (or its drivers' kinds "neopixel", "matrix") ->
     the wall view list (firmware.wall_view)."""
     if kind == "digits":
+        from firmware.views_digits import digits  # (only a board with LED digits loads it)
+
         return digits(model)
     if kind == "wall" or kind == "neopixel" or kind == "matrix":
         from firmware.wall_view import wall

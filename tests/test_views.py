@@ -110,7 +110,7 @@ def test_match_over_shows_the_winner():
     lines, big, inv = views.render(md, "oled")
     assert big == [3] and lines[3] == "Ann"  # pyright: ignore
     t = oled_text(md)
-    assert "Match over" in t and "*Ann" in t and "C-N1 9 on the" in t
+    assert "Match over" in t and "*Ann" in t and "Brk&run    1   0" in t  # (the 9 on the break)
     assert "Ann wins" in lcd_text(md)[3]
     assert "Maç bitti" in oled_text(model(m9_over(), "tr"))
 
@@ -197,3 +197,25 @@ def test_controller_screens():
     c.key("press", "1")
     t = oled_text(c.model())
     assert "P1 açar" in t and "A=Girdi" in t
+
+
+def test_8_9_ball_match_over_shows_fouls_and_break_and_runs():
+    # C-S5 statistics at match over: each player's fouls over the match and the racks won from
+    # the own break without a shot by the other player (break and run).
+    from firmware.match import Match
+    from views_models import new as vnew, shot as vshot
+
+    m = Match()
+    for ev in (vnew("9ball", race=[2, 2]), lag(0),
+               vshot(first=1, pots=[9], break_rails=4, rail=True),        # Ann: 9 on the break
+               vshot(first=1, pots=[2], break_rails=4, rail=True),        # Ann breaks again
+               vshot(first=1, rail=True),                                # Ann misses
+               vshot(first=None, rail=True),                             # Bob fouls (G3)
+               vshot(first=1, pots=[9], rail=True)):                     # Ann: 9 in, match
+        m.apply(ev)
+    assert m.s["winner"] == 0, m.s  # pyright: ignore
+    rows = oled_text(model(m)).split("\n")
+    # Ann: the first rack from her break, the 9 on it; the second she broke, then Bob shot
+    assert rows[5] == "Fouls      0   1" and rows[6] == "Brk&run    1   0", rows
+    tr = oled_text(model(m, "tr")).split("\n")
+    assert tr[5] == "Faul       0   1" and tr[6] == "Aç-bitir   1   0", tr

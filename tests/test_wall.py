@@ -248,3 +248,43 @@ def test_a_board_with_the_wall_panel_only(machine, board):
     assert dec.intensity() == [7, 7, 7, 7]
     r = fw.read(dec.bitmap())
     assert (r["a"], r["b"]) == ("-", "-")
+
+
+def test_the_wall_brightness_is_set_from_the_keypad_and_kept(machine, tmp_path):
+    # The menu (and the new-match screen) of a board with a wall panel has a Brightness row:
+    # 4/6 step it (1-15), the panel follows on the next screen, and settings.json keeps it, so
+    # the next boot starts at that level.
+    from firmware.store import Store
+
+    mod = __import__("boards.pico", None, None, ["PROFILE"])
+    p = dict(mod.PROFILE)
+    p.update(display="oled", wall="matrix", input="keypad", wall_brightness=4)
+    hw = mod.build(p)
+    store = Store(str(tmp_path))
+    ctl = new_controller("keypad", "en", "9ball", store=store)
+    app = App(hw, ctl)
+    assert ctl.wall and ctl.cfg["bright"] == 4   # the profile's level, until one is set
+    rows = [it[0] for it in ctl.model()["items"]]
+    assert rows[-2:] == ["bright", "start"], rows
+    for k in "5 1 # #".split():   # start, P1 breaks, the menu
+        ctl.key("press", k)
+    assert ctl.mode == "menu"
+    while ctl.model()["items"][ctl.cursor][0] != "bright":
+        ctl.key("press", "8")
+    for k in "6 6 6 4".split():
+        ctl.key("press", k)
+    app.step(0)
+    spi = hw.wall.spi  # pyright: ignore
+    dec = MatrixDecoder().feed([r[1] for r in spi.records if r[0] == "w"])
+    assert dec.intensity() == [6, 6, 6, 6]   # the MAX7219s' intensity register
+    text = "\n".join(views.render(ctl.model(), "oled")[0])  # pyright: ignore
+    assert ">Brightness: 6" in text, text
+    cfg, problem = store.load_settings()
+    assert problem is None and cfg is not None and cfg["bright"] == 6
+    ctl.key("press", "4")   # a step below 1 comes round to 15
+    for _ in range(5):
+        ctl.key("press", "4")
+    assert ctl.cfg["bright"] == 15
+    # a board without a wall panel shows no such row
+    plain = new_controller("keypad", "en", "9ball")
+    assert "bright" not in [it[0] for it in plain.model()["items"]]

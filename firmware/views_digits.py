@@ -1,0 +1,50 @@
+# What the MAX7219 7-segment digits show (views.render(model, "digits")): 8 characters for
+# drivers.digits.Digits.show. A module of its own: only a board with LED digits loads it.
+from firmware import views
+
+
+def _dmark(model, st, i):
+    # Player i's status position on the 7-segment digits: "=" on two fouls (warned), "H" ball in
+    # hand (the shooter's, not on a break), "=." both, "_" one foul, else blank.
+    if st["winner"] is not None:
+        return " "
+    bih = st["shooter"] == i and st["bih"] and not st["breaking"]
+    if views._warned(model, i):
+        return "=." if bih else "="
+    if bih:
+        return "H"
+    return "_" if st["players"][i]["fouls"] else " "
+
+
+def digits(model):
+    """8 characters for a MAX7219 module, mirrored for the two players: A's status position, A's
+    score, B's score, B's status position ("= 57.  3 " 14.1; " 3.-- 2H" racks with "--"
+    between). The shooter's score has a point; a status is "=" two fouls (three-foul warning),
+    "_" one foul, "H" ball in hand, "=." both."""
+    st = model.get("state")
+    f = model.get("fault")
+    if f:
+        return "Err " + views.field(str(f[1])[-4:], 4)
+    mode = model.get("mode")
+    if st is None or mode == "setup":
+        return " SEt UP "
+    if mode == "help":
+        return "  HELP  "
+    if mode == "menu":
+        return "--    --"
+    p = st["players"]
+    sh = st["shooter"]
+    dot = ["", ""]
+    if sh is not None:
+        dot[sh] = "."
+    if st["game"] == "14.1":
+        k = "score"
+        n = 3
+        sep = ""
+    else:
+        k = "racks"
+        n = 2
+        sep = "--"
+    a = views.field(p[0][k], n)[-n:]
+    b = views.field(p[1][k], n)[-n:]
+    return _dmark(model, st, 0) + a + dot[0] + sep + b + dot[1] + _dmark(model, st, 1)
