@@ -4,10 +4,6 @@
 from firmware import rules, unload
 from firmware.match import Match
 
-BUTTONS = ("P1", "P2", "FOUL", "UNDO", "MISS", "OK")
-_LABEL_MENU_BUTTONS = (("P1", "down"), ("P2", "next"), ("FOUL", "ok"), ("UNDO", "back"))
-_LABEL_MENU_KEYS = (("2", "up"), ("8", "down"), ("6", "next"), ("5", "ok"), ("D", "back"))
-
 
 class Controller:
     def __init__(self, layout="keypad", lang="en", game="14.1", store=None):
@@ -691,16 +687,14 @@ class _RackQ(_List):
         else:
             _List.key(self, c, long, k)
 
-    def change(self, c, item, d):
+    def change(self, c, item, d):   # 4/6 (P2) on a row: toggle its answer; on "ok": send
         if item[1] == "toggle":
             i = 1 if item[0] == "cue_in_rack" else 2
             c.ask[i] = not c.ask[i]
         else:
             self.ok(c, item)
 
-    def ok(self, c, item):
-        if item and item[1] != "ok":
-            return self.change(c, item, 1)
+    def ok(self, c, item):          # send the shot with the answers
         ev, cue_in, ball_in = c.ask
         c.ask = None
         c.mode = "play"
