@@ -512,8 +512,8 @@ class _Choice(_Mode):
         if c.layout == "buttons":
             opts = rules.OPTIONS[s["pending"][1]]
             return [["P1" if s["pending"][0] == 0 else "P2", opts[c.cursor % len(opts)]],
-                    ["FOUL", "next"]]
-        return [[str(i + 1), o] for i, o in enumerate(c._options())]
+                    ["FOUL", "next"], ["UNDO", "undo"]]
+        return [[str(i + 1), o] for i, o in enumerate(c._options())] + [["D", "undo"]]
 
 
 class _Over(_Mode):
