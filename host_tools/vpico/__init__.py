@@ -34,6 +34,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -261,12 +262,12 @@ class VPico:
         each chip's registers, farthest from DIN first), or None without one."""
         return json.loads(self.cmd("wall"))
 
-    def decoder(self, state: dict | None = None):
+    def decoder(self, state: dict | None = None) -> Any:
         """A host_tools.fakes decoder holding what the selected display's chips hold now (the
         same decoders the host fakes feed from recorded bus bytes)."""
         return decoder_from_state(state or self.device(), self.wall_wiring)
 
-    def wall_decoder(self):
+    def wall_decoder(self) -> Any:
         st = self.wall_state()
         return None if st is None else decoder_from_state(st, self.wall_wiring)
 
@@ -290,7 +291,8 @@ class VPico:
             return read_text(screen_bitmap(self.screen()[0]))
         from host_tools.fakehw import screen_text
 
-        return screen_text(self.display, self.decoder())
+        rows: Any = screen_text(self.display, self.decoder())
+        return rows
 
     def png(self, path: str | os.PathLike, scale: int = 4) -> str:
         """The display as a PNG: an OLED drawn by the emulator, the others by host_tools.shots
@@ -383,7 +385,7 @@ class VPico:
             self.wait(step_ms)
 
 
-def decoder_from_state(st: dict, wiring: dict | None = None):
+def decoder_from_state(st: dict, wiring: dict | None = None) -> Any:
     """A host_tools.fakes decoder (Ssd1306Decoder, LcdDecoder, Max7219Decoder, WallDecoder) set
     to the chip state the control socket's `device` or `wall` gave."""
     kind = st["kind"]
