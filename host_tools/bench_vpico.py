@@ -150,7 +150,7 @@ def heap_match(display: str = "oled", wall: str | None = "neopixel", race: int =
             host = sim.Sim(display=display, wall=wall, game="9ball")
             for k in keys:
                 host.press(k)
-            if b.text() != host._text() or ctl.match.s["winner"] is None:
+            if b.text() != host._text() or (ctl.match.state() or {}).get("winner") is None:
                 raise RuntimeError("the board did not play the match to its end: it shows %r, "
                                    "the host simulator %r" % (b.text(), host._text()))
     if not lines:
