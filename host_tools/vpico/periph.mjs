@@ -331,7 +331,7 @@ export function attachBoard(mcu, clock, opts = {}) {
   const stats = {
     i2cTransactions: 0, i2cNacks: 0, i2cBytes: 0, gddramBytes: 0, frames: 0, passes: 0,
     softTransactions: 0, firstFrameUs: null, firstLitFrameUs: null,
-    spiBytes: 0, spiLatches: 0, neopixelFrames: 0,
+    spiBytes: 0, spiUnrouted: 0, spiLatches: 0, neopixelFrames: 0,
   };
   let lastDataPass = -1;
 
@@ -531,7 +531,10 @@ export function attachBoard(mcu, clock, opts = {}) {
     });
     spi.onTransmit = (value) => {
       stats.spiBytes++;
-      for (const [ch] of chains) ch.shiftByte(value);
+      // the chips see the byte only if SCK and MOSI are routed to SPI0 (function 1) on GP18/19
+      if (gpio[SCK].functionSelect === 1 && gpio[MOSI].functionSelect === 1) {
+        for (const [ch] of chains) ch.shiftByte(value);
+      } else stats.spiUnrouted++;
       const hz = spi.clockFrequency;
       if (i2cInstant || !hz) {
         spi.completeTransmit(0);
