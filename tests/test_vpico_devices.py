@@ -8,7 +8,9 @@
 # The module's boards start from one flash that a blank board got from `make deploy`'s code
 # (test_blank_board_gets_the_build); each test then deploys its options to a copy of it (the
 # deploy copies board.py only), so that a kind costs a few seconds, not a whole deploy.
+# VPICO_BLANK=1: every test deploys the whole build to a blank board instead (slower).
 import json
+import os
 import shutil
 import time
 
@@ -53,12 +55,14 @@ def _board(base, name, display, wall=None, options=None, layout="keypad"):
     if not base["flash"].exists():
         pytest.skip("needs test_blank_board_gets_the_build")
     flash = base["tmp"] / (name + ".bin")
-    shutil.copyfile(base["flash"], flash)
+    blank = bool(os.environ.get("VPICO_BLANK"))
+    if not blank:
+        shutil.copyfile(base["flash"], flash)
     opts = {"display": display, "input": layout}
     if wall:
         opts["wall"] = wall
     opts.update(options or {})
-    b = vpico.VPico(flash=flash, display=display, wall=wall).start()
+    b = vpico.VPico(flash=flash, fresh=blank, display=display, wall=wall).start()
     try:
         # Let the board's main.py get going first (as a board plugged in a moment ago): the app
         # with its watchdog, or (the old board.py's OLED missing) the REPL after its error.
@@ -76,7 +80,10 @@ def _board(base, name, display, wall=None, options=None, layout="keypad"):
         except deploy.DeployError:  # mpremote's 20 s for the probe, on a busy host: once more
             b.wait(1000)
             res = attempt()
-        assert res["copied"] == ["board.py"], res["copied"]
+        if blank:
+            assert len(res["copied"]) == len(deploy.files_for(base["tree"], "pico"))
+        else:
+            assert res["copied"] == ["board.py"], res["copied"]
     except BaseException:
         b.stop()
         raise
