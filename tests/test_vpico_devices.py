@@ -139,24 +139,28 @@ def _check_chips(b, s):
         assert not any(c["shutdown"] for c in wall["chips"])
 
 
-@pytest.mark.parametrize("display,wall", KINDS, ids=["%s+%s" % k if k[1] else k[0] for k in KINDS])
-def test_new_match_screen_on_each_device(base, display, wall):
+@pytest.mark.parametrize("display,wall,lang", [k + ("en",) for k in KINDS] + [("lcd20", None, "tr")],
+                         ids=["%s+%s" % k if k[1] else k[0] for k in KINDS] + ["lcd20-tr"])
+def test_new_match_screen_on_each_device(base, display, wall, lang):
+    # (in Turkish the LCD shows letters loaded into its CGRAM: the glyphs are compared too)
     t0 = time.monotonic()
-    b = _board(base, display + "-" + str(wall), display, wall)
+    b = _board(base, "%s-%s-%s" % (display, wall, lang), display, wall, {"lang": lang})
     try:
-        s = sim.Sim(display=display, wall=wall)
+        s = sim.Sim(display=display, wall=wall, lang=lang)
         rows = _same_screen(b, s)
         _check_chips(b, s)
         if display not in vpico.WALLS:
             assert any(rows)
         st = b.stats()
         assert st["kind"] == display and st["i2cNacks"] == 0
-        png = base["tmp"] / (display + ".png")
+        png = base["tmp"] / ("%s-%s.png" % (display, lang))
         assert b.png(png).startswith("ok") and png.read_bytes()[:4] == b"\x89PNG"
         # boot to the first screen complete: the last display or wall write of this boot
         ev = [e for e in b.log() if e.get("ev") in ("spi", "neopixel")
               or (e.get("ev") == "i2c" and e.get("data"))]
-        FIGURES[display + (" + " + wall if wall else "")] = {
+        if lang != "en":
+            assert any(ch in "".join(rows) for ch in "ıİşŞğĞçÇÖÜ"), rows  # CGRAM letters shown
+        FIGURES[display + (" + " + wall if wall else "") + (" " + lang if lang != "en" else "")] = {
             "test s": round(time.monotonic() - t0, 1), "screen at ms": ev[-1]["t1"] / 1000,
             "writes": len(ev)}
     finally:
