@@ -1,5 +1,8 @@
-// Peripherals on the emulated Pico for run.mjs: an SSD1306 128x64 OLED on I2C0 (0x3C), a 4x4
-// keypad matrix (and direct buttons) on GPIO, and a control socket for test scripts.
+// Peripherals on the emulated Pico for run.mjs: the display the profile chooses (an SSD1306 or
+// SH1106 128x64 OLED at 0x3C, or an HD44780 LCD behind a PCF8574 at 0x27, on I2C0; MAX7219
+// digits on SPI0; or a wall panel alone), the wall panel (WS2812B on GP28, a MAX7219 chain with
+// LOAD on GP27), a 4x4 keypad matrix (and direct buttons) on GPIO, and a control socket for test
+// scripts. The SH1106, LCD, MAX7219 and WS2812 models are in devices.mjs.
 //
 //   SSD1306: an I2C target on the RP2040's I2C0 controller (the hardware I2C that machine.I2C
 //     uses) at 0x3C, every other address NACKed. MicroPython's rp2 I2C does zero-length writes
@@ -32,6 +35,13 @@
 //                         transactions (t0/t1 us, addr, ack, bytes, GDDRAM bytes, window, pass)
 //     passes [FROM_US]    "N T_US" for each keypad scan (a loop pass of the firmware) since FROM_US
 //     serial [N]          the last N (default 4096) bytes of the USB serial output
+//     device              the selected display's chip state, one JSON object (OLED RAM in hex,
+//                         the LCD's DDRAM codes by row and CGRAM, each MAX7219's registers)
+//     wall                the wall panel's state (NeoPixel: the last latched frame's bytes as
+//                         sent, hex, with its bit timings; matrix: each chip's registers,
+//                         farthest from DIN first), or null
+//     (screen shows the LCD's rows, the MAX7219 registers or the strip's bytes for those kinds;
+//     png draws only an OLED: the client draws the others from `device`.)
 //     (run.mjs adds `cut N`: a power cut in the middle of the Nth flash operation from now;
 //     and logs every flash erase/program as an event)
 import fs from 'fs';
