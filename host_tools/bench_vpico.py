@@ -1,6 +1,7 @@
 """Figures of the exact firmware on the virtual Pico (host_tools/vpico), in emulated time.
 
     python -m host_tools.bench_vpico [--keys 2,5,1,B,A,...]
+    python -m host_tools.bench_vpico --heap [--display KIND] [--wall KIND] [--race N]
 
 A blank virtual Pico; `make deploy`'s code puts the build on it (copy time, wall); then, read
 from the emulator's own log of GPIO edges and I2C transactions (emulated microseconds):
@@ -8,17 +9,28 @@ from the emulator's own log of GPIO edges and I2C transactions (emulated microse
   - press to pixels, for each key of a 14.1 match: from the GPIO edge of the key's contact to
     the last I2C byte of the new screen (bus time included), how many screen updates the press
     caused, and from the release;
-  - boot to a resumed match after a power cut (the journal on flash).
+  - boot to a resumed match after a power cut (the journal on flash);
+  - the heap at the worst moment of a whole match (--heap alone: only that): a 9-ball race
+    (tests/matchkeys.py) keyed on the keypad of a board with the OLED and the NeoPixel wall (or
+    --display/--wall), its main.py boards/main.py with one change: the app module's `gc` is a
+    stand-in whose collect() notes gc.mem_free() before and after collecting. Between the
+    app's collections (one after each screen update) the heap only fills, so the lowest free
+    heap before one of them is the lowest of the match, as long as no automatic collection
+    ran (none can while that figure stays far from 0); after them, the most live data.
 The emulator counts no flash (XIP) cache stalls: a real Pico computes somewhat slower.
 """
 
 from __future__ import annotations
 
+import re
+import shutil
 import statistics
 import sys
+import tempfile
 import time
+from pathlib import Path
 
-from host_tools import deploy, vpico
+from host_tools import deploy, sim, vpico
 
 # Setup: up to Start, ok; P1 breaks; a dry break, made balls, misses, a foul, a safety...
 KEYS = "2 5 1 B A A B 1 2 A C B * B A B".split()
@@ -71,6 +83,99 @@ def press_to_pixels(b: vpico.VPico, key: str) -> dict:
             "from_release_ms": (last - up) / 1000, "bytes": sum(f[2] for f in frames)}
 
 
+# boards/main.py's app.run(...) line, and what the heap bench puts there instead.
+RUN_LINE = "app.run(hw, time.ticks_ms, time.sleep_ms,"
+WATCH = """
+class _Gc:
+    # firmware.app's gc for the heap bench: collect() notes the free heap before and after
+    def __init__(self, gc):
+        self.gc = gc
+        self.low = [1 << 30, 1 << 30]
+        self.n = 0
+
+    def collect(self):
+        gc = self.gc
+        f = gc.mem_free()
+        gc.collect()
+        g = gc.mem_free()
+        self.n += 1
+        low = self.low
+        if f < low[0] or g < low[1]:
+            low[0] = min(low[0], f)
+            low[1] = min(low[1], g)
+            print("HEAP", low[0], low[1], g + gc.mem_alloc(), self.n)
+
+
+def _watched(app):
+    import gc
+
+    app.gc = _Gc(gc)
+    return app
+"""
+
+
+def heap_main() -> str:
+    """boards/main.py with firmware.app's gc replaced by the watching stand-in."""
+    src = (deploy.ROOT / "boards" / "main.py").read_text()
+    if RUN_LINE not in src:
+        raise RuntimeError("boards/main.py no longer calls %r" % RUN_LINE)
+    src = src.replace(RUN_LINE, "_watched(app).run(hw, time.ticks_ms, time.sleep_ms,")
+    return src.replace("\ndef held():", WATCH + "\n\ndef held():")
+
+
+def heap_match(display: str = "oled", wall: str | None = "neopixel", race: int = 5) -> dict:
+    """The free heap at the worst moment of a whole 9-ball match on the real firmware."""
+    from tests.matchkeys import match_keys
+
+    keys, ctl = match_keys("9ball", {"race1": race, "race2": race})
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = Path(tmp) / "board"
+        shutil.copytree(deploy.build(), tree)
+        (tree / "main.py").write_text(heap_main())
+        opts: dict = {"display": display, "game": "9ball"}
+        if wall:
+            opts["wall"] = wall
+        with vpico.VPico(display=display, wall=wall) as b:
+            res = deploy.deploy(b.pty, "pico", tree=tree, options=opts, out=lambda s: None)
+            b.wait_boot(1 + res["resets"])
+            b.wait(1500)
+            t = time.monotonic()
+            boot = _heap_lines(b.serial(65536))
+            for k in keys:
+                b.press(k)
+                b.wait(250)
+            wall_s = time.monotonic() - t
+            lines = _heap_lines(b.serial(65536))
+            st = b.stats()
+            host = sim.Sim(display=display, wall=wall, game="9ball")
+            for k in keys:
+                host.press(k)
+            if b.text() != host._text() or (ctl.match.state() or {}).get("winner") is None:
+                raise RuntimeError("the board did not play the match to its end: it shows %r, "
+                                   "the host simulator %r" % (b.text(), host._text()))
+    if not lines:
+        raise RuntimeError("the board printed no HEAP lines")
+    low_before, low_after, total, n = lines[-1]
+    return {"keys": len(keys), "events": len(ctl.match.log), "boot": boot[-1] if boot else None,
+            "low_free": low_before, "low_free_after_collect": low_after, "heap": total,
+            "collections": n, "wall_s": wall_s, "passes": st["passes"], "display": display,
+            "wall": wall}
+
+
+def _heap_lines(text: str) -> list[tuple[int, ...]]:
+    return [tuple(int(x) for x in m.groups())
+            for m in re.finditer(r"HEAP (\d+) (\d+) (\d+) (\d+)", text)]
+
+
+def print_heap(r: dict) -> None:
+    print("  heap at the worst moment of a whole match (9-ball, %d keys, %d events; %s%s): "
+          "lowest free %d bytes of %d, just before one of the app's %d collections; most live "
+          "data %d bytes (lowest free after one, %d); %.0f s wall"
+          % (r["keys"], r["events"], r["display"], " + " + r["wall"] if r["wall"] else "",
+             r["low_free"], r["heap"], r["collections"], r["heap"] - r["low_free_after_collect"],
+             r["low_free_after_collect"], r["wall_s"]))
+
+
 def main(argv: list[str]) -> int:
     keys = KEYS
     if argv[:1] == ["--keys"]:
@@ -79,6 +184,15 @@ def main(argv: list[str]) -> int:
     if why:
         print("bench_vpico: " + why, file=sys.stderr)
         return 1
+    if "--heap" in argv:
+        a = list(argv)
+        kw: dict = {}
+        for opt, key in (("--display", "display"), ("--wall", "wall"), ("--race", "race")):
+            if opt in a:
+                v = a[a.index(opt) + 1]
+                kw[key] = int(v) if key == "race" else (None if v == "none" else v)
+        print_heap(heap_match(**kw))
+        return 0
     with vpico.VPico() as b:
         tree = deploy.build()
         lines: list[str] = []
@@ -120,6 +234,7 @@ def main(argv: list[str]) -> int:
         us, nbytes = first_screen_us(b)
         print("  power cut, boot to the resumed match: %.0f ms emulated (%d bus bytes)"
               % (us / 1000, nbytes))
+    print_heap(heap_match())
     return 0
 
 

@@ -213,6 +213,7 @@ class Sim(FakeBoard):
             self._feed()
             return self.dec.text()
         if self.display == "digits":
+            self._feed()
             return [self.dec.text()]
         return self.grid()
 

@@ -1,13 +1,18 @@
-"""`make sim BOARD=pico`: the exact firmware on the virtual Pico, its OLED drawn in the terminal.
+"""`make sim BOARD=pico`: the exact firmware on the virtual Pico, its display drawn in the terminal.
 
     python -m host_tools.sim_vpico [--flash FILE] [--fresh] [--no-deploy]
+        [--display oled|sh1106|lcd20|lcd16|digits|neopixel|matrix] [--wall neopixel|matrix]
+        [--input keypad|buttons] [--game 14.1|8ball|9ball]
 
 Boots the virtual Pico (host_tools/vpico) on a flash kept in build/vpico/flash.bin, deploys the
-current build to it with `make deploy`'s code (only what changed: nothing, most times), and lets
-the board run its own /main.py. The panel is drawn from the emulated SSD1306's pixels; PC keys
-press the emulated keypad: 0-9 a-d * # (capital A-D: a long press), q quits. Piped input: each
-line's tokens (key names; long:KEY) are pressed in turn, then the panel's text is printed.
-The host simulator (`make sim`) stays the quick default; this one runs the real MicroPython.
+current build to it with `make deploy`'s code (only what changed: nothing, most times; the
+options given go into its board.py, as `make deploy OPTIONS=...`), and lets the board run its
+own /main.py. The display (and the wall panel beside it) is drawn from the emulated chips'
+state with the host simulator's pictures; PC keys press the emulated keypad: 0-9 a-d * #
+(capital A-D: a long press), or the buttons: 1 2 f u m o (capitals, ! @: long), q quits. Piped
+input: each line's tokens (key names; long:KEY) are pressed in turn, then the display's text is
+printed. The host simulator (`make sim`) stays the quick default; this one runs the real
+MicroPython.
 """
 
 from __future__ import annotations
@@ -18,27 +23,47 @@ import shutil
 import sys
 import termios
 import tty
+from typing import Any
 
-from host_tools import deploy, vpico
-from host_tools.sim import STYLE_NAMES, oled_art, oled_size
+from host_tools import deploy, sim, vpico
 from host_tools.vpico.__main__ import DEFAULT_FLASH
 
 KEYS = {c: (c, 80) for c in "0123456789*#"}
 KEYS.update({c.lower(): (c, 80) for c in "ABCD"})
 KEYS.update({c: (c, 1000) for c in "ABCD"})
-LEGEND = "keys 0-9 a-d * #   A-D: long press   q: quit   (the real firmware, emulated)"
+BUTTON_KEYS = {c: (name, 1000 if kind == "long" else 80)
+               for c, (kind, name) in sim.BUTTON_KEYS.items()}
+NOTE = "q: quit   (the real firmware, emulated)"
 
 
-def draw(b: vpico.VPico) -> str:
-    bitmap = vpico.screen_bitmap(b.screen()[0])
+class BoardView(sim.Sim):
+    """The host simulator's terminal pictures (sim.frame) of what the virtual Pico's chips hold:
+    the Sim methods that read its fakes read the board instead."""
+
+    def __init__(self, b: vpico.VPico, layout: str):  # (no Sim.__init__: no app on the host)
+        self.b = b
+        self.display = b.display
+        self.layout = layout
+        self.wall = b.wall if b.display not in vpico.WALLS else None
+        self.wall_size = b.wall_size
+        self.wall_dec: Any = True if self.wall else None  # (sim.frame: a wall beside)
+
+    def bitmap(self):
+        return vpico.screen_bitmap(self.b.screen()[0])
+
+    def grid(self):
+        return self.b.decoder().grid()
+
+    def segments(self):
+        return self.b.decoder().segments()
+
+    def panel(self):
+        return self.b.wall_rows()
+
+
+def draw(view: BoardView, colour: bool = True) -> str:
     cols, rows = shutil.get_terminal_size((80, 24))
-    style = STYLE_NAMES[-1]
-    for st in STYLE_NAMES:  # the largest picture that fits, with the legend
-        w, h = oled_size(st)
-        if w <= cols and h + 2 <= rows:
-            style = st
-            break
-    return "\n".join(oled_art(bitmap, style)) + "\n" + LEGEND[:cols]
+    return "\n".join(sim.frame(view, cols, rows, note=NOTE, colour=colour))
 
 
 def piped(b: vpico.VPico) -> int:
@@ -53,14 +78,16 @@ def piped(b: vpico.VPico) -> int:
     return 0
 
 
-def interactive(b: vpico.VPico) -> int:
+def interactive(b: vpico.VPico, layout: str) -> int:
     fd = sys.stdin.fileno()
     old = termios.tcgetattr(fd)
     tty.setcbreak(fd)
     try:
         last = None
+        view = BoardView(b, layout)
+        keys = KEYS if layout == "keypad" else BUTTON_KEYS
         while True:
-            pic = draw(b)
+            pic = draw(view)
             if pic != last:
                 sys.stdout.write("\x1b[H\x1b[2J" + pic)
                 sys.stdout.flush()
@@ -69,8 +96,8 @@ def interactive(b: vpico.VPico) -> int:
                 c = os.read(fd, 1).decode("latin1")
                 if c in ("q", "\x03", "\x04"):
                     return 0
-                if c in KEYS:
-                    b.press(*KEYS[c])
+                if c in keys:
+                    b.press(*keys[c])
             b.wait(20)
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, old)
@@ -79,10 +106,13 @@ def interactive(b: vpico.VPico) -> int:
 
 def main(argv: list[str]) -> int:
     flash, fresh, do_deploy = DEFAULT_FLASH, False, True
+    opts: dict = {}
     while argv:
         o = argv.pop(0)
         if o == "--flash":
             flash = argv.pop(0)
+        elif o in ("--display", "--wall", "--input", "--game"):
+            opts[o[2:]] = argv.pop(0)
         elif o == "--fresh":
             fresh = True
         elif o == "--no-deploy":
@@ -95,14 +125,21 @@ def main(argv: list[str]) -> int:
         print("sim_vpico: " + why, file=sys.stderr)
         return 1
     os.makedirs(os.path.dirname(os.path.abspath(flash)), exist_ok=True)
-    with vpico.VPico(flash=flash, fresh=fresh) as b:
+    display = opts.get("display", "oled")
+    layout = opts.get("input", "keypad")
+    if display not in vpico.DISPLAYS or opts.get("wall") not in (None,) + vpico.WALLS or \
+            layout not in ("keypad", "buttons"):
+        print(__doc__)
+        return 2
+    with vpico.VPico(flash=flash, fresh=fresh, display=display, wall=opts.get("wall")) as b:
         if do_deploy:
             n = b.boots()
-            res = deploy.deploy(b.pty, "pico", out=lambda s: print(s, file=sys.stderr))
+            res = deploy.deploy(b.pty, "pico", options=opts or None,
+                                out=lambda s: print(s, file=sys.stderr))
             b.wait_boot(n + res["resets"])
-        b.wait_text(lambda rows: any(rows), timeout=120)
+        b.wait_text(lambda rows: any(r.strip() for r in rows), timeout=120)
         b.wait(300)
-        return interactive(b) if sys.stdin.isatty() else piped(b)
+        return interactive(b, layout) if sys.stdin.isatty() else piped(b)
 
 
 if __name__ == "__main__":

@@ -4,15 +4,21 @@ An emulated RP2040 (npm `rp2040js`, pinned in package.json; `make node_modules`)
 firmware UF2 (`$VPICO_UF2`, else `../shared/pico/firmware.uf2` beside the repository) with the
 RP2040's boot ROM (bootrom.mjs). Its USB serial REPL is on a pseudo-terminal that the real
 `mpremote` talks to (bridge.py), its 2 MB flash (the littlefs filesystem) in a file, and around
-it (periph.mjs) the SSD1306 OLED at 0x3C on I2C0 (GP4/GP5), the 4x4 keypad (rows GP6-9,
+it (periph.mjs, devices.mjs) the display the profile's options choose (`display`: the SSD1306
+or SH1106 OLED at 0x3C or the HD44780 LCD behind a PCF8574 at 0x27 on I2C0 GP4/GP5, the MAX7219
+digits on SPI0 GP18/GP19 with LOAD on GP17, or a wall panel alone), the wall panel (`wall`:
+WS2812B on GP28, or a MAX7219 dot-matrix chain with LOAD on GP27), the 4x4 keypad (rows GP6-9,
 columns GP10-13) and the buttons P1 P2 FOUL UNDO MISS OK (GP14 15 16 20 21 22), wired as
 boards/pico.py says, with a control socket for tests.
 
     with VPico() as b:          # a blank flash in a temporary folder; VPico(flash=PATH) keeps it
         b.pty                   # /dev/pts/N: mpremote connect b.pty ...
         b.press("A")            # hold a key 80 ms of emulated time
-        b.text()                # the panel's text rows (read off its pixels)
+        b.text()                # the display's text rows (OLED: read off its pixels)
         b.power_cut()           # kill the emulator mid-whatever, boot again on the same flash
+    VPico(display="lcd20", wall="neopixel")    # the devices of OPTIONS = {"display": ..., ...}
+    b.device(), b.wall_state()  # the chips' state (DDRAM/CGRAM, MAX7219 registers, pixels)
+    b.wall_rows()               # the wall panel as seen, decoded by host_tools.fakes
 """
 
 from __future__ import annotations
@@ -28,11 +34,14 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 FS_START, FS_END = 0xA0000, 0x200000  # the littlefs region of the 2 MB flash (rp2 port)
 UF2_SHA256 = "aad02af5478f3c6ea8ea84460495c9cc9e49f1e1bb2f9f6208e58ccb56457e4e"
+DISPLAYS = ("oled", "sh1106", "lcd20", "lcd16", "digits", "neopixel", "matrix")
+WALLS = ("neopixel", "matrix")
 
 
 def uf2_path() -> Path:
@@ -63,7 +72,15 @@ class VPico:
 
     def __init__(self, flash: str | os.PathLike | None = None, fresh: bool = False,
                  uf2: str | os.PathLike | None = None, i2c_instant: bool = False,
-                 pace: bool = True, boot_timeout: float = 60.0):
+                 pace: bool = True, boot_timeout: float = 60.0, display: str = "oled",
+                 wall: str | None = None, wall_size: tuple[int, int] = (32, 8),
+                 wall_wiring: dict | None = None):
+        if display not in DISPLAYS or (wall is not None and wall not in WALLS):
+            raise ValueError("virtual Pico: display %r, wall %r" % (display, wall))
+        self.display = display
+        self.wall = display if display in WALLS else wall
+        self.wall_size = tuple(wall_size)
+        self.wall_wiring = dict(wall_wiring or {})
         self._tmp = None
         if flash is None:
             self._tmp = tempfile.mkdtemp(prefix="vpico-")
@@ -96,6 +113,9 @@ class VPico:
             cmd.append("--i2c-instant")
         if not self.pace:
             cmd.append("--no-pace")
+        cmd += ["--display", self.display, "--wall-size", "%dx%d" % self.wall_size]
+        if self.wall and self.display not in WALLS:
+            cmd += ["--wall", self.wall]
         self._log = open(self.logfile, "wb")
         self._log_start = 0
         # The bridge stops with the process that started it (a test run killed mid-way leaves
@@ -232,14 +252,65 @@ class VPico:
         lines = self.cmd("screen raw" if raw else "screen").rstrip("\n").split("\n")
         return lines[:64], lines[64] if len(lines) > 64 else ""
 
-    def text(self) -> list[str]:
-        """The panel's text rows, read off its pixels (8x8 cells; double size found)."""
-        from host_tools.fakes.oled import read_text
+    def device(self) -> dict:
+        """The selected display's chip state: an OLED's RAM and settings, the LCD's DDRAM codes
+        by row, CGRAM and settings, the MAX7219 registers of each chip, or a wall panel's."""
+        return json.loads(self.cmd("device"))
 
-        return read_text(screen_bitmap(self.screen()[0]))
+    def wall_state(self) -> dict | None:
+        """The wall panel's state (NeoPixel: the last latched frame's bytes as sent, hex; matrix:
+        each chip's registers, farthest from DIN first), or None without one."""
+        return json.loads(self.cmd("wall"))
+
+    def decoder(self, state: dict | None = None) -> Any:
+        """A host_tools.fakes decoder holding what the selected display's chips hold now (the
+        same decoders the host fakes feed from recorded bus bytes)."""
+        return decoder_from_state(state or self.device(), self.wall_wiring)
+
+    def wall_decoder(self) -> Any:
+        st = self.wall_state()
+        return None if st is None else decoder_from_state(st, self.wall_wiring)
+
+    def wall_rows(self) -> list | None:
+        """The wall panel as seen: rows of 0xRRGGBB (NeoPixel) or of 0/1 (matrix), or None."""
+        d = self.wall_decoder()
+        return None if d is None else d.rows()
+
+    def wall_frame(self) -> bytes | None:
+        """The NeoPixel panel's last latched frame, the bytes as the strip got them (GRB)."""
+        st = self.wall_state()
+        return bytes.fromhex(st["bytes"]) if st and st["kind"] == "neopixel" else None
+
+    def text(self) -> list[str]:
+        """What the display shows, as the host simulator's text() gives it: an OLED's text rows
+        (read off its pixels: 8x8 cells, double size found), the LCD's rows, the digits as one
+        string, a wall panel's pixel art and reading."""
+        if self.display in ("oled", "sh1106"):
+            from host_tools.fakes.oled import read_text
+
+            return read_text(screen_bitmap(self.screen()[0]))
+        from host_tools.fakehw import screen_text
+
+        rows: Any = screen_text(self.display, self.decoder())
+        return rows
 
     def png(self, path: str | os.PathLike, scale: int = 4) -> str:
-        return self.cmd("png %s %d" % (os.path.abspath(path), scale)).strip()
+        """The display as a PNG: an OLED drawn by the emulator, the others by host_tools.shots
+        from the decoded chip state."""
+        path = os.path.abspath(path)
+        if self.display in ("oled", "sh1106"):
+            return self.cmd("png %s %d" % (path, scale)).strip()
+        from host_tools import shots
+
+        d = self.decoder()
+        if self.display in WALLS:
+            shots.save_wall_png(d.rows(), path)
+        elif self.display == "digits":
+            shots.save_digits_png(d.segments(), path, scale=2)
+        else:
+            g = d.grid()
+            shots.save_lcd_png(g, path, cols=len(g[0]))
+        return "ok " + path
 
     def stats(self) -> dict:
         return json.loads(self.cmd("stats"))
@@ -312,3 +383,51 @@ class VPico:
             if time.monotonic() > deadline:
                 raise TimeoutError("the panel never showed %r; it shows %r" % (want, rows))
             self.wait(step_ms)
+
+
+def decoder_from_state(st: dict, wiring: dict | None = None) -> Any:
+    """A host_tools.fakes decoder (Ssd1306Decoder, LcdDecoder, Max7219Decoder, WallDecoder) set
+    to the chip state the control socket's `device` or `wall` gave."""
+    kind = st["kind"]
+    if kind in ("oled", "sh1106"):
+        from host_tools.fakes.oled import Ssd1306Decoder
+
+        o = Ssd1306Decoder(st["width"], st["height"], sh1106=kind == "sh1106")
+        o.ram = bytearray.fromhex(st["ram"])
+        o.on, o.inverted, o.entire_on = st["on"], st["inverse"], st["entire_on"]
+        o.seg_remap, o.com_remap = st["seg_remap"], st["com_rev"]
+        o.start_line, o.offset, o.contrast = st["start_line"], st["offset"], st["contrast"]
+        return o
+    if kind in ("lcd20", "lcd16"):
+        from host_tools.fakes.lcd import LcdDecoder
+
+        d = LcdDecoder(st["cols"], st["rows"])
+        for a, row in zip(d._row_addrs(), st["codes"]):
+            d.ddram[a:a + len(row)] = bytes(row)
+        d.cgram = bytearray(st["cgram"])
+        d.display_on, d.cursor, d.blink = st["display_on"], st["cursor"], st["blink"]
+        d.backlight, d.two_lines, d.four_bit = st["backlight"], st["two_lines"], st["four_bit"]
+        d.shift = st["shift"]
+        return d
+    if kind == "digits":
+        return _max7219(st["chips"][0])
+    from host_tools.fakehw import WallDecoder
+
+    w = WallDecoder(kind, tuple(st["size"]), wiring)
+    if kind == "neopixel":
+        w.last = bytes.fromhex(st["bytes"])
+    else:
+        assert w.mx is not None
+        w.mx.mods = [_max7219(c) for c in st["chips"]]
+        w.mx.frames = st["latches"]
+    return w
+
+
+def _max7219(c: dict):
+    from host_tools.fakes.max7219 import Max7219Decoder
+
+    m = Max7219Decoder()
+    m.digit = bytearray(c["digit"])
+    m.decode, m.intensity, m.scan_limit = c["decode"], c["intensity"], c["scan_limit"]
+    m.shutdown, m.test, m.writes = c["shutdown"], c["test"], c["writes"]
+    return m

@@ -1,5 +1,8 @@
-// Peripherals on the emulated Pico for run.mjs: an SSD1306 128x64 OLED on I2C0 (0x3C), a 4x4
-// keypad matrix (and direct buttons) on GPIO, and a control socket for test scripts.
+// Peripherals on the emulated Pico for run.mjs: the display the profile chooses (an SSD1306 or
+// SH1106 128x64 OLED at 0x3C, or an HD44780 LCD behind a PCF8574 at 0x27, on I2C0; MAX7219
+// digits on SPI0; or a wall panel alone), the wall panel (WS2812B on GP28, a MAX7219 chain with
+// LOAD on GP27), a 4x4 keypad matrix (and direct buttons) on GPIO, and a control socket for test
+// scripts. The SH1106, LCD, MAX7219 and WS2812 models are in devices.mjs.
 //
 //   SSD1306: an I2C target on the RP2040's I2C0 controller (the hardware I2C that machine.I2C
 //     uses) at 0x3C, every other address NACKed. MicroPython's rp2 I2C does zero-length writes
@@ -32,12 +35,20 @@
 //                         transactions (t0/t1 us, addr, ack, bytes, GDDRAM bytes, window, pass)
 //     passes [FROM_US]    "N T_US" for each keypad scan (a loop pass of the firmware) since FROM_US
 //     serial [N]          the last N (default 4096) bytes of the USB serial output
+//     device              the selected display's chip state, one JSON object (OLED RAM in hex,
+//                         the LCD's DDRAM codes by row and CGRAM, each MAX7219's registers)
+//     wall                the wall panel's state (NeoPixel: the last latched frame's bytes as
+//                         sent, hex, with its bit timings; matrix: each chip's registers,
+//                         farthest from DIN first), or null
+//     (screen shows the LCD's rows, the MAX7219 registers or the strip's bytes for those kinds;
+//     png draws only an OLED: the client draws the others from `device`.)
 //     (run.mjs adds `cut N`: a power cut in the middle of the Nth flash operation from now;
 //     and logs every flash erase/program as an event)
 import fs from 'fs';
 import net from 'net';
 import zlib from 'zlib';
 import { GPIOPinState } from 'rp2040js';
+import { Lcd, Max7219Chain, NeoPixelRx, SH1106 } from './devices.mjs';
 
 const W = 128;
 const H = 64;
@@ -223,14 +234,20 @@ export class SSD1306 {
   }
 
   png(scale = 4) {
+    return oledPng(this, scale);
+  }
+}
+
+// An OLED's panel (SSD1306 or SH1106: panelPixel(x, y), contrast) as a greyscale PNG.
+export function oledPng(dev, scale = 4) {
     const w = W * scale;
     const h = H * scale;
     const raw = Buffer.alloc((w + 1) * h);
     for (let y = 0; y < h; y++) {
       raw[y * (w + 1)] = 0; // filter: none
       for (let x = 0; x < w; x++) {
-        const on = this.panelPixel((x / scale) | 0, (y / scale) | 0);
-        raw[y * (w + 1) + 1 + x] = on ? Math.round(0x20 + (0xdf * this.contrast) / 255) : 0;
+        const on = dev.panelPixel((x / scale) | 0, (y / scale) | 0);
+        raw[y * (w + 1) + 1 + x] = on ? Math.round(0x20 + (0xdf * dev.contrast) / 255) : 0;
       }
     }
     const ihdr = Buffer.alloc(13);
@@ -244,7 +261,6 @@ export class SSD1306 {
       pngChunk('IDAT', zlib.deflateSync(raw)),
       pngChunk('IEND', Buffer.alloc(0)),
     ]);
-  }
 }
 
 const CRC_TABLE = (() => {
@@ -273,13 +289,44 @@ function pngChunk(type, data) {
 }
 
 // ------------------------------------------------------------------ the board
+// The device set, as boards/pico.py's PROFILE selects it (opts): display "oled" (SSD1306 at 0x3C)
+// | "sh1106" (0x3C) | "lcd20" | "lcd16" (HD44780 behind a PCF8574 at 0x27) | "digits" (one MAX7219,
+// LOAD on GP17) | "neopixel" | "matrix" (the wall panel as the only display); wall null |
+// "neopixel" (WS2812B on GP28) | "matrix" (a MAX7219 chain of wallSize/8 modules, LOAD on GP27);
+// wallSize [w, h] in pixels. The I2C devices not selected are absent (their address NACKs).
+export const DISPLAYS = ['oled', 'sh1106', 'lcd20', 'lcd16', 'digits', 'neopixel', 'matrix'];
+const WALLS = ['neopixel', 'matrix'];
+const MOSI = 19;
+const SCK = 18;
+const DIGITS_CS = 17;
+const MATRIX_CS = 27;
+const NEOPIXEL_PIN = 28;
+
 export function attachBoard(mcu, clock, opts = {}) {
   const { kick = () => {}, log = () => {}, i2cInstant = false, ctlPath = null, command = null } = opts;
+  const displayKind = opts.display || 'oled';
+  if (!DISPLAYS.includes(displayKind)) throw new Error(`display kind ${displayKind}`);
+  const wallKind = WALLS.includes(displayKind) ? displayKind : opts.wall || null;
+  if (wallKind && !WALLS.includes(wallKind)) throw new Error(`wall kind ${wallKind}`);
+  const [wallW, wallH] = opts.wallSize || [32, 8];
   const gpio = mcu.gpio;
   const CYCLE_NANOS = 1e9 / 125e6;
   const us = () => Math.round(clock.nanos / 1000);
-  const oled = new SSD1306();
-  const ADDR = 0x3c;
+  // the I2C display (null for the SPI and wall kinds)
+  let oled = null;
+  let ADDR = -1;
+  if (displayKind === 'oled') oled = new SSD1306();
+  else if (displayKind === 'sh1106') oled = new SH1106();
+  else if (displayKind === 'lcd20' || displayKind === 'lcd16') {
+    oled = displayKind === 'lcd20' ? new Lcd(20, 4) : new Lcd(16, 2);
+    oled.now = () => clock.nanos;
+  }
+  if (oled) ADDR = oled instanceof Lcd ? 0x27 : 0x3c;
+  const isOled = oled !== null && !(oled instanceof Lcd);
+  // SPI0: the 7-segment digits' chain (one chip) and the dot-matrix wall's chain
+  const digits = displayKind === 'digits' ? new Max7219Chain(1, 'digits') : null;
+  const matrix = wallKind === 'matrix' ? new Max7219Chain((wallW >> 3) * (wallH >> 3), 'matrix') : null;
+  const neo = wallKind === 'neopixel' ? new NeoPixelRx(wallW * wallH) : null;
 
   // event log for the control socket
   const events = [];
@@ -294,6 +341,7 @@ export function attachBoard(mcu, clock, opts = {}) {
   const stats = {
     i2cTransactions: 0, i2cNacks: 0, i2cBytes: 0, gddramBytes: 0, frames: 0, passes: 0,
     softTransactions: 0, firstFrameUs: null, firstLitFrameUs: null,
+    spiBytes: 0, spiUnrouted: 0, spiLatches: 0, neopixelFrames: 0,
   };
   let lastDataPass = -1;
 
@@ -306,9 +354,9 @@ export function attachBoard(mcu, clock, opts = {}) {
     tx.n++;
     tx.tLast = us();
     stats.i2cBytes++;
-    const kind = oled.byte(b);
+    const kind = oled ? oled.byte(b) : 'nack';
     if (kind === 'data') {
-      if (tx.data === 0) tx.win = [oled.col, oled.page];
+      if (tx.data === 0 && isOled) tx.win = [oled.col, oled.page];
       tx.data++;
       stats.gddramBytes++;
     } else if (kind === 'cmd' && tx.cmds.length < 32) tx.cmds.push(b);
@@ -332,7 +380,7 @@ export function attachBoard(mcu, clock, opts = {}) {
         if (stats.firstFrameUs === null) stats.firstFrameUs = t.tLast;
       }
       e.frame = stats.frames;
-      e.lit = oled.lit();
+      e.lit = oled ? oled.lit() : 0;
       if (e.lit && stats.firstLitFrameUs === null) stats.firstLitFrameUs = t.tLast;
     }
     if (t.cmds.length) e.cmds = t.cmds;
@@ -397,7 +445,7 @@ export function attachBoard(mcu, clock, opts = {}) {
   i2c.onReadByte = () => {
     later(9, () => {
       if (tx) { tx.n++; tx.tLast = us(); }
-      i2c.completeRead(oled.status());
+      i2c.completeRead(oled ? oled.status() : 0xff);
     });
   };
   i2c.onStop = () => {
@@ -477,6 +525,86 @@ export function attachBoard(mcu, clock, opts = {}) {
     drive();
   });
 
+  // --- SPI0 (machine.SPI(0), SCK GP18, MOSI GP19): the MAX7219 chains shift every byte; each
+  // latches on a rising edge of its LOAD pin (GP17 digits, GP27 matrix). A byte takes 8 SCK
+  // periods of the rate the firmware set (8 us at 1 MHz).
+  const chains = [];
+  if (digits) chains.push([digits, DIGITS_CS]);
+  if (matrix) chains.push([matrix, MATRIX_CS]);
+  if (chains.length) {
+    const spi = mcu.spi[0];
+    let spiDone = null;
+    const spiAlarm = clock.createAlarm(() => {
+      const f = spiDone;
+      spiDone = null;
+      if (f) f();
+    });
+    spi.onTransmit = (value) => {
+      stats.spiBytes++;
+      // the chips see the byte only if SCK and MOSI are routed to SPI0 (function 1) on GP18/19
+      if (gpio[SCK].functionSelect === 1 && gpio[MOSI].functionSelect === 1) {
+        for (const [ch] of chains) ch.shiftByte(value);
+      } else stats.spiUnrouted++;
+      const hz = spi.clockFrequency;
+      if (i2cInstant || !hz) {
+        spi.completeTransmit(0);
+        return;
+      }
+      spiDone = () => spi.completeTransmit(0);
+      spiAlarm.schedule((8 * 1e9) / hz);
+    };
+    for (const [ch, pin] of chains) {
+      let level = true;
+      let tLow = 0;
+      gpio[pin].addListener((state) => {
+        const v = state !== GPIOPinState.Low;
+        if (v === level) return;
+        level = v;
+        if (!v) {
+          tLow = us();
+          return;
+        }
+        const n = ch.latch();
+        stats.spiLatches++;
+        const e = { ev: 'spi', dev: ch.name, t0: tLow, t1: us(), bytes: n, pass: stats.passes };
+        const w = ch.sr;
+        if (n <= 2 * ch.n) e.words = w.slice(w.length - n);
+        event(e);
+      });
+    }
+  }
+
+  // --- WS2812B data on GP28 (MicroPython's neopixel.write(): machine.bitstream, the CPU times
+  // the bits with SysTick, interrupts off): decoded from the pin's edges in emulated time
+  const neoPoll = () => {
+    if (neo && neo.poll(clock.nanos)) {
+      stats.neopixelFrames++;
+      event({ ev: 'neopixel', t0: Math.round(neo.frameStartNs / 1000), t1: Math.round(neo.tFall / 1000),
+        bytes: neo.lastBytes, frame: neo.frames, pass: stats.passes });
+    }
+  };
+  if (neo) {
+    // the latch is looked at 50 us after a frame's falling edge (re-armed while bits come)
+    let armed = false;
+    const neoAlarm = clock.createAlarm(() => {
+      armed = false;
+      neoPoll();
+      if (neo.cur.length || neo.bits) {
+        armed = true;
+        neoAlarm.schedule(Math.max(1000, neo.tFall + 50000 - clock.nanos + 1));
+      }
+    });
+    gpio[NEOPIXEL_PIN].addListener((state) => {
+      const high = state === GPIOPinState.High;
+      if (high) neoPoll(); // a frame the line's long low ended
+      neo.edge(high, clock.nanos);
+      if (!high && !armed) {
+        armed = true;
+        neoAlarm.schedule(51000);
+      }
+    });
+  }
+
   // --- keypad matrix and buttons
   const ROWS = [6, 7, 8, 9];
   const COLS = [10, 11, 12, 13];
@@ -552,11 +680,60 @@ export function attachBoard(mcu, clock, opts = {}) {
   };
 
   // --- control socket
+  function wallState() {
+    if (neo) {
+      neoPoll();
+      return { kind: 'neopixel', size: [wallW, wallH], ...neo.state() };
+    }
+    if (matrix) return { kind: 'matrix', size: [wallW, wallH], ...matrix.state() };
+    return null;
+  }
+  // The selected display's state, as its chips hold it (the client decodes what it shows).
+  function deviceState() {
+    if (WALLS.includes(displayKind)) return wallState();
+    if (digits) return { kind: 'digits', ...digits.state() };
+    if (oled instanceof Lcd) return oled.state();
+    return {
+      kind: displayKind, width: W, height: H, on: oled.on, inverse: oled.inverse,
+      entire_on: oled.entireOn, contrast: oled.contrast, seg_remap: oled.segRemap,
+      com_rev: oled.comRev, start_line: oled.startLine, offset: oled.offset, cmds: oled.cmds,
+      unknown_cmds: oled.unknown, ram_w: oled.ramW || W, ram: Buffer.from(oled.ram).toString('hex'),
+    };
+  }
+  function wallText() {
+    // the panel's strip or chain as lines: NeoPixel bytes a pixel in strip order, MAX7219 chips
+    const st = wallState();
+    if (!st) return ['no wall panel'];
+    if (matrix) return matrix.text();
+    const lines = [];
+    const hex = st.bytes;
+    for (let i = 0; i < st.pixels; i += 8) {
+      const px = [];
+      for (let k = i; k < Math.min(i + 8, st.pixels); k++) px.push(hex.slice(6 * k, 6 * k + 6));
+      lines.push(`${String(i).padStart(3)} ${px.join(' ')}`);
+    }
+    return lines;
+  }
   function screenText(raw) {
-    const lines = oled.text(raw);
+    // OLEDs: 64 lines of '#'/'.'; the LCD: its rows (ASCII; '?' a ROM or CGRAM character); the
+    // digits and the wall panels: their registers or pixel bytes. Then a status line.
+    let lines;
+    let status;
+    if (isOled) {
+      lines = oled.text(raw);
+      status = `display ${oled.on ? 'on' : 'off'} inverse ${oled.inverse ? 1 : 0} contrast ${oled.contrast} lit ${oled.lit()}`;
+    } else if (oled) {
+      lines = oled.text();
+      status = `display ${oled.displayOn ? 'on' : 'off'} backlight ${oled.backlight ? 1 : 0} lit ${oled.lit()} busy_violations ${oled.busyViolations}`;
+    } else if (digits) {
+      lines = digits.text();
+      status = `latches ${digits.latches}`;
+    } else {
+      lines = wallText();
+      status = `wall ${wallKind}`;
+    }
     lines.push(
-      `frame ${stats.frames} gddram_bytes ${stats.gddramBytes} i2c_bytes ${stats.i2cBytes} t_us ${us()} ` +
-        `display ${oled.on ? 'on' : 'off'} inverse ${oled.inverse ? 1 : 0} contrast ${oled.contrast} lit ${oled.lit()}`,
+      `frame ${stats.frames} gddram_bytes ${stats.gddramBytes} i2c_bytes ${stats.i2cBytes} t_us ${us()} ` + status,
     );
     return lines.join('\n') + '\n';
   }
@@ -591,14 +768,17 @@ export function attachBoard(mcu, clock, opts = {}) {
         return;
       }
       if (c === 'time') return reply(`${us()}\n`);
+      if (c === 'device') return reply(JSON.stringify(deviceState()) + '\n');
+      if (c === 'wall') return reply(JSON.stringify(wallState()) + '\n');
       if (c === 'screen') return reply(screenText(a[1] === 'raw'));
       if (c === 'png') {
         if (!a[1]) return reply('error: png PATH [SCALE]\n');
-        fs.writeFileSync(a[1], oled.png(Number(a[2] || 4)));
+        if (!isOled) return reply(`error: png: the ${displayKind} is drawn by the client from \`device\` (host_tools.vpico)\n`);
+        fs.writeFileSync(a[1], oledPng(oled, Number(a[2] || 4)));
         return reply(`ok ${a[1]}\n`);
       }
       if (c === 'stats') {
-        return reply(JSON.stringify({ t_us: us(), seq, ...stats, display: { on: oled.on, inverse: oled.inverse, contrast: oled.contrast, mode: oled.mode, cmds: oled.cmds, unknownCmds: oled.unknown }, pressed: [...pressed], i2cInstant }) + '\n');
+        return reply(JSON.stringify({ t_us: us(), seq, ...stats, kind: displayKind, wallKind, display: isOled ? { on: oled.on, inverse: oled.inverse, contrast: oled.contrast, mode: oled.mode, cmds: oled.cmds, unknownCmds: oled.unknown } : oled ? { on: oled.displayOn, backlight: oled.backlight, instructions: oled.instructions, busyViolations: oled.busyViolations } : null, pressed: [...pressed], i2cInstant }) + '\n');
       }
       if (c === 'log') {
         const from = Number(a[1] || 0);
@@ -645,5 +825,5 @@ export function attachBoard(mcu, clock, opts = {}) {
     server.listen(ctlPath, () => log(`control socket ${ctlPath}`));
     server.unref(); // the emulator's own work keeps the process alive
   }
-  return { oled, stats, events, event, serialTee, down, up, close: () => server && server.close() };
+  return { oled, digits, matrix, neo, stats, events, event, serialTee, down, up, close: () => server && server.close() };
 }

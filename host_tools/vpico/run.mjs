@@ -5,6 +5,8 @@
 //
 // usage: node run.mjs [--uf2 FIRMWARE.uf2] --flash FLASH.bin [--no-uf2] [--quiet]
 //                     [--ctl SOCKET] [--i2c-instant] [--no-pace]
+//                     [--display oled|sh1106|lcd20|lcd16|digits|neopixel|matrix]
+//                     [--wall neopixel|matrix] [--wall-size WxH]
 //   --uf2: default $VPICO_UF2, else ../shared/pico/firmware.uf2 beside the repository.
 //   --ctl: a Unix socket for test scripts (press keys, read the OLED, emulated time: see
 //   periph.mjs, and host_tools/vpico for a client); the board's SSD1306 (I2C0, 0x3C) and 4x4 keypad
@@ -13,6 +15,8 @@
 //   exit code 3: the firmware asked for a hard reset (machine.reset(), watchdog): the caller
 //   (bridge.py) starts a fresh emulator on the same flash file, as a real chip would reboot.
 //   --no-pace: let idle time pass at once (see "pacing" below; the default paces it).
+//   --display, --wall, --wall-size: the devices on the board's buses, as the profile options of
+//   the same names choose them (default: the SSD1306 OLED, no wall panel; periph.mjs).
 //
 // Based on rp2040js's demo/micropython-run.ts (bootrom, UF2 loading, USB CDC host). Added here:
 //   - flash writes: rp2040js doesn't emulate the QSPI flash's program/erase commands, so the
@@ -46,6 +50,10 @@ const QUIET = argv.includes('--quiet');
 const CTL = opt('--ctl', null);
 const I2C_INSTANT = argv.includes('--i2c-instant');
 const PACE = !argv.includes('--no-pace');
+// The devices around the chip, as the board's profile options choose them (periph.mjs).
+const DISPLAY = opt('--display', 'oled');
+const WALL = opt('--wall', null);
+const WALL_SIZE = opt('--wall-size', '32x8').split('x').map(Number);
 const FLASH_SIZE = 2 * 1024 * 1024; // Raspberry Pi Pico: W25Q16, 2 MB
 const log = (...a) => {
   if (!QUIET) process.stderr.write(`[vpico] ${a.join(' ')}\n`);
@@ -224,6 +232,7 @@ process.stdin.on('end', () => shutdown(0));
 // --- the board around the chip: OLED, keypad, control socket
 const board = attachBoard(mcu, simulator.clock, {
   kick: () => kick(), log, i2cInstant: I2C_INSTANT, ctlPath: CTL,
+  display: DISPLAY, wall: WALL, wallSize: WALL_SIZE,
   command: (c, a, reply) => {
     if (c !== 'cut') return false;
     cutAt = Math.max(0, Number(a[1] ?? 1) || 0); // 0: disarm

@@ -1,0 +1,224 @@
+# The virtual Pico's other devices (host_tools/vpico/devices.mjs): the firmware deployed with a
+# profile's display and wall options boots, on the real rp2 MicroPython, to a new-match screen
+# that the emulated chips hold exactly as the host simulator's fakes record it (the SH1106's RAM,
+# the HD44780's DDRAM and CGRAM, the MAX7219 registers, the NeoPixel strip's bytes), and a match
+# keyed on the emulated buttons shows the host simulator's screens and leaves on flash the state
+# the rules core gives for its events.
+#
+# The module's boards start from one flash that a blank board got from `make deploy`'s code
+# (test_blank_board_gets_the_build); each test then deploys its options to a copy of it (the
+# deploy copies board.py only), so that a kind costs a few seconds, not a whole deploy.
+# VPICO_BLANK=1: every test deploys the whole build to a blank board instead (slower).
+import json
+import os
+import shutil
+import time
+
+import pytest
+
+from firmware.app import new_controller
+from firmware.match import Match
+from firmware.store import Store
+from host_tools import deploy, journal_read, replay, sim, vpico
+
+pytestmark = pytest.mark.skipif(vpico.missing() is not None, reason=str(vpico.missing()))
+
+# (display, wall) pairs: every display kind, each wall panel beside a display and alone.
+KINDS = [("sh1106", "neopixel"), ("lcd20", None), ("lcd16", "matrix"), ("digits", None),
+         ("neopixel", None), ("matrix", None)]
+SETTLE_MS = 250
+FIGURES: dict = {}
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("vpdev")
+    tree = deploy.build(tmp / "board")
+    return {"tmp": tmp, "tree": tree, "flash": tmp / "base.bin"}
+
+
+def test_blank_board_gets_the_build(base):
+    # A blank board with the default profile: the whole build goes on (the snapshot the other
+    # tests start from).
+    t0 = time.monotonic()
+    with vpico.VPico(flash=base["flash"], fresh=True) as b:
+        res = deploy.deploy(b.pty, "pico", tree=base["tree"], out=lambda s: None)
+        b.wait_boot(1 + res["resets"])
+        assert len(res["copied"]) == len(deploy.files_for(base["tree"], "pico"))
+        b.wait_text("New match", timeout=120)
+    FIGURES["blank deploy + boot, wall s"] = round(time.monotonic() - t0, 1)
+
+
+def _board(base, name, display, wall=None, options=None, layout="keypad"):
+    """A started VPico with the devices of (display, wall), on a copy of the deployed flash,
+    after a deploy of those profile options (board.py only)."""
+    if not base["flash"].exists():
+        pytest.skip("needs test_blank_board_gets_the_build")
+    flash = base["tmp"] / (name + ".bin")
+    blank = bool(os.environ.get("VPICO_BLANK"))
+    if not blank:
+        shutil.copyfile(base["flash"], flash)
+    opts = {"display": display, "input": layout}
+    if wall:
+        opts["wall"] = wall
+    opts.update(options or {})
+    b = vpico.VPico(flash=flash, fresh=blank, display=display, wall=wall).start()
+    try:
+        # Let the board's main.py get going first (as a board plugged in a moment ago): the app
+        # with its watchdog, or (the old board.py's OLED missing) the REPL after its error.
+        b.wait(1500)
+
+        def attempt():
+            n = b.boots()
+            res = deploy.deploy(b.pty, "pico", tree=base["tree"], options=opts,
+                                out=lambda s: None)
+            b.wait_boot(n + res["resets"])
+            return res
+
+        try:
+            res = attempt()
+        except deploy.DeployError:  # mpremote's 20 s for the probe, on a busy host: once more
+            b.wait(1000)
+            res = attempt()
+        if blank:
+            assert len(res["copied"]) == len(deploy.files_for(base["tree"], "pico"))
+        else:
+            assert res["copied"] == ["board.py"], res["copied"]
+    except BaseException:
+        b.stop()
+        raise
+    return b
+
+
+def _same_screen(b, s, timeout=90.0):
+    """Wait until the board's display and wall panel show what the host simulator s shows."""
+    want = s._text()
+    wall = s.panel() if s.wall_kind else None
+    deadline = time.monotonic() + timeout
+    while True:
+        got = b.text()
+        if got == want and (wall is None or b.wall_rows() == wall):
+            return got
+        if time.monotonic() > deadline:
+            raise AssertionError("the board shows %r (wall %r); the host simulator %r"
+                                 % (got, b.wall_state(), want))
+        b.wait(50)
+
+
+def _check_chips(b, s):
+    """The emulated chips hold what the host fakes recorded for the same screen."""
+    dev = b.device()
+    kind = s.display
+    if kind in ("oled", "sh1106"):
+        assert b.decoder(dev).bitmap() == s.bitmap()  # every pixel, read off the chip's RAM
+    elif kind.startswith("lcd"):
+        host = s.dec
+        s._feed()
+        assert [bytes(r) for r in dev["codes"]] == host.codes()  # DDRAM, cell by cell
+        assert bytes(dev["cgram"]) == bytes(host.cgram)
+        assert dev["display_on"] and dev["backlight"] and dev["busy_violations"] == 0
+    elif kind == "digits":
+        s._feed()
+        chip = dev["chips"][0]
+        assert bytes(chip["digit"]) == bytes(s.dec.digit)
+        assert (chip["intensity"], chip["scan_limit"], chip["shutdown"]) == (
+            s.dec.intensity, s.dec.scan_limit, s.dec.shutdown)
+    wall = b.wall_state()
+    if s.wall_kind == "neopixel":
+        dev_ = s.wall_dev
+        assert wall and wall["errors"] == 0 and wall["last_bytes"] == len(dev_.buf)
+        assert b.wall_frame() == dev_.last()  # the strip's bytes exactly as the fake recorded
+        FIGURES["neopixel frame"] = {"us": wall["frame_us"], "high0_ns": wall["high0_ns"],
+                                    "high1_ns": wall["high1_ns"]}
+    elif s.wall_kind == "matrix":
+        from host_tools.fakes.matrix import MatrixDecoder
+
+        host = MatrixDecoder(*s.wall_size).feed(s.wall_dev.records)
+        assert [c["digit"] for c in wall["chips"]] == [list(m.digit) for m in host.mods]
+        assert [c["intensity"] for c in wall["chips"]] == host.intensity()
+        assert not any(c["shutdown"] for c in wall["chips"])
+
+
+@pytest.mark.parametrize("display,wall,lang", [k + ("en",) for k in KINDS] + [("lcd20", None, "tr")],
+                         ids=["%s+%s" % k if k[1] else k[0] for k in KINDS] + ["lcd20-tr"])
+def test_new_match_screen_on_each_device(base, display, wall, lang):
+    # (in Turkish the LCD shows letters loaded into its CGRAM: the glyphs are compared too)
+    t0 = time.monotonic()
+    b = _board(base, "%s-%s-%s" % (display, wall, lang), display, wall, {"lang": lang})
+    try:
+        s = sim.Sim(display=display, wall=wall, lang=lang)
+        rows = _same_screen(b, s)
+        _check_chips(b, s)
+        if display not in vpico.WALLS:
+            assert any(rows)
+        st = b.stats()
+        assert st["kind"] == display and st["i2cNacks"] == 0
+        png = base["tmp"] / ("%s-%s.png" % (display, lang))
+        assert b.png(png).startswith("ok") and png.read_bytes()[:4] == b"\x89PNG"
+        # boot to the first screen complete: the last display or wall write of this boot
+        ev = [e for e in b.log() if e.get("ev") in ("spi", "neopixel")
+              or (e.get("ev") == "i2c" and e.get("data"))]
+        if lang != "en":
+            assert any(ch in "".join(rows) for ch in "ıİşŞğĞçÇÖÜ"), rows  # CGRAM letters shown
+        FIGURES[display + (" + " + wall if wall else "") + (" " + lang if lang != "en" else "")] = {
+            "test s": round(time.monotonic() - t0, 1), "screen at ms": ev[-1]["t1"] / 1000,
+            "writes": len(ev)}
+    finally:
+        b.stop()
+
+
+# A 9-ball match on the wall buttons (P1 P2 FOUL UNDO MISS OK): setup (FOUL = ok), P1 breaks,
+# made balls, misses, a foul, an undo, a rack won (a long press of the shooter's button)...
+BUTTON_KEYS = ["FOUL", "P1", "P1", "P2", "P2", "P1", "FOUL", "UNDO", "FOUL", "P2", "MISS",
+               "long:P2", "P1", "OK", "P2"]
+
+
+def _board_events(b, tmp):
+    d = tmp / ("fs-%d" % time.monotonic_ns())
+    b.copy_tree("/match", d / "match")
+    if "settings.json" in b.listdir("/"):
+        (d / "settings.json").write_bytes(b.read_file("/settings.json"))
+    return d
+
+
+def test_a_match_keyed_on_the_buttons(base):
+    b = _board(base, "buttons", "lcd20", "neopixel", {"game": "9ball"}, layout="buttons")
+    try:
+        s = sim.Sim(display="lcd20", layout="buttons", game="9ball", wall="neopixel")
+        _same_screen(b, s)
+        t0 = time.monotonic()
+        for k in BUTTON_KEYS:
+            long = k.startswith("long:")
+            name = k[5:] if long else k
+            b.press(name, 1000 if long else 80)
+            s.press(name, "long" if long else "press")
+            b.wait(SETTLE_MS)
+            _same_screen(b, s, timeout=60)  # the display and the wall panel, each press
+        FIGURES["buttons: %d presses, wall s" % len(BUTTON_KEYS)] = round(time.monotonic() - t0, 1)
+        _check_chips(b, s)
+        want = s.state()
+        assert want["game"] == "9ball" and want["rack"] >= 2  # a rack was won on the buttons
+        d = _board_events(b, base["tmp"])
+        # the events on the board's flash, applied by the rules core, give the host's state...
+        events = journal_read.read_journal(str(d / "match")).events
+        m = Match()
+        for ev in events:
+            m.apply(ev)
+        assert m.state() == want
+        lines = [json.dumps(ev) for ev in events]
+        rm, bad = replay.replay(lines, _Quiet())
+        assert bad is None and rm.state() == want
+        assert events == s.runner.app.ctl.match.events
+        # ... and so does the board's own resume of that journal (as after a power cut)
+        assert new_controller("buttons", store=Store(str(d))).match.state() == want
+    finally:
+        b.stop()
+
+
+class _Quiet:
+    def write(self, text):
+        raise AssertionError("the board's journal holds a refused event: " + text)
+
+
+def test_figures():
+    print("\nvirtual Pico devices, figures:", FIGURES)
