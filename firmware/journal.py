@@ -46,6 +46,7 @@ _F = const(12)  # files a folder (see the header)
 _P = const(48)  # records a folder, and a pack: _R * _F
 _S = const(16)  # snapshots a folder
 _B = const(128)  # the line buffer: a record longer than this is written in three pieces
+_I = const(512)  # littlefs's inline size on a Pico (block_size / 8): a file packed is shorter
 _HEX = b"0123456789abcdef"
 _MP = sys.implementation.name == "micropython"  # its files' write(buf, n) writes n bytes
 
@@ -294,14 +295,54 @@ class Journal:
         d = "%s/e%d" % (self.root, n)
         path = "%s/p%d" % (self.root, n)
         ok = True
+        buf = bytearray(_I)
         with open(path + ".new", "wb") as out:
             for m in range(_F):
-                ok = ok and _copy("%s/%d" % (d, m), (n * _F + m) * _R, out)
+                ok = ok and self._copy("%s/%d" % (d, m), (n * _F + m) * _R, out, buf)
         if not ok:  # something there is not as written: keep the small files
             os.remove(path + ".new")
             return
         os.rename(path + ".new", path)
         _drop(d)
+
+    def _copy(self, path, first, out, buf):
+        # Copy file path to out if it holds exactly its _R records (seq first on), whole: read
+        # into buf and checked there (each line's seq and CRC), so that nothing is allocated but
+        # a view and a CRC a line. False if not (or if it is longer than buf: a rare file past
+        # littlefs's inline size stays as it is).
+        try:
+            f = open(path, "rb")
+        except OSError:
+            return False
+        with f:
+            n = f.readinto(buf)
+        if not n or n == _I:
+            return False
+        mv = memoryview(buf)
+        tmp = self._buf
+        i = 0
+        for k in range(first, first + _R):
+            j = i
+            v = 0
+            while j < n and 48 <= buf[j] <= 57:
+                v = v * 10 + buf[j] - 48
+                j += 1
+            if v != k or j == i or j >= n or buf[j] != 32:
+                return False
+            while j < n and buf[j] != 10:
+                j += 1
+            if j >= n or j - i < 11 or buf[j - 9] != 32:
+                return False
+            struct.pack_into(">I", tmp, 0, _crc(mv[i:j - 9]))
+            for q in range(4):
+                x = tmp[q]
+                if buf[j - 8 + 2 * q] != _HEX[x >> 4] or buf[j - 7 + 2 * q] != _HEX[x & 15]:
+                    return False
+            i = j + 1
+        if i != n:
+            return False
+        _out(out, buf, n)
+        return True
 
     def close(self):
         if self._f is not None:
@@ -458,22 +499,6 @@ class Journal:
         self.moved.append(bad)
         if used:
             os.rename(path + ".tmp", path)
-
-
-def _copy(path, first, out):
-    # Copy the _R records of file path (seq first on) to out a line at a time (no 512-byte
-    # reads: a 64 KB heap fragments); False unless it holds exactly those, whole.
-    try:
-        f = open(path, "rb")
-    except OSError:
-        return False
-    with f:
-        for k in range(first, first + _R):
-            line = f.readline()
-            if not parse(line, k)[0]:
-                return False
-            out.write(line)
-        return not f.readline()
 
 
 def _drop(d):

@@ -245,6 +245,11 @@ class File:
         data = self.shim.call(lfs.file_read, self.fh, size)
         return data if self.binary else data.decode()
 
+    def readinto(self, buf):
+        data = self.shim.call(lfs.file_read, self.fh, len(buf))
+        buf[:len(data)] = data
+        return len(data)
+
     def readline(self):
         # Up to and with the next newline (MicroPython's files have it too).
         start = self.shim.call(lfs.file_tell, self.fh)
