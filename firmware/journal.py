@@ -93,10 +93,6 @@ def _out(f, buf, n):
         f.write(bytes(buf[:n]))
 
 
-def _line(body):
-    return "%s %08x\n" % (body, _crc(body.encode()))
-
-
 def _check(line):
     # The body of a stored line (bytes "SEQ DEPTH ... CRC\n") as str without " CRC\n", or None
     # if it is torn or bad.
@@ -298,51 +294,12 @@ class Journal:
         buf = bytearray(_I)
         with open(path + ".new", "wb") as out:
             for m in range(_F):
-                ok = ok and self._copy("%s/%d" % (d, m), (n * _F + m) * _R, out, buf)
+                ok = ok and _copy("%s/%d" % (d, m), out, buf)
         if not ok:  # something there is not as written: keep the small files
             os.remove(path + ".new")
             return
         os.rename(path + ".new", path)
         _drop(d)
-
-    def _copy(self, path, first, out, buf):
-        # Copy file path to out if it holds exactly its _R records (seq first on), whole: read
-        # into buf and checked there (each line's seq and CRC), so that nothing is allocated but
-        # a view and a CRC a line. False if not (or if it is longer than buf: a rare file past
-        # littlefs's inline size stays as it is).
-        try:
-            f = open(path, "rb")
-        except OSError:
-            return False
-        with f:
-            n = f.readinto(buf)
-        if not n or n == _I:
-            return False
-        mv = memoryview(buf)
-        tmp = self._buf
-        i = 0
-        for k in range(first, first + _R):
-            j = i
-            v = 0
-            while j < n and 48 <= buf[j] <= 57:
-                v = v * 10 + buf[j] - 48
-                j += 1
-            if v != k or j == i or j >= n or buf[j] != 32:
-                return False
-            while j < n and buf[j] != 10:
-                j += 1
-            if j >= n or j - i < 11 or buf[j - 9] != 32:
-                return False
-            struct.pack_into(">I", tmp, 0, _crc(mv[i:j - 9]))
-            for q in range(4):
-                x = tmp[q]
-                if buf[j - 8 + 2 * q] != _HEX[x >> 4] or buf[j - 7 + 2 * q] != _HEX[x & 15]:
-                    return False
-            i = j + 1
-        if i != n:
-            return False
-        _out(out, buf, n)
-        return True
 
     def close(self):
         if self._f is not None:
@@ -499,6 +456,28 @@ class Journal:
         self.moved.append(bad)
         if used:
             os.rename(path + ".tmp", path)
+
+
+def _copy(path, out, buf):
+    # Copy file path to out if it holds _R whole lines (read into buf: nothing allocated);
+    # False if not, or if it is longer than buf (a rare file past littlefs's inline size
+    # stays as it is). Each line keeps its seq and CRC: reading checks them, as before.
+    try:
+        f = open(path, "rb")
+    except OSError:
+        return False
+    with f:
+        n = f.readinto(buf)
+    if not n or n == _I or buf[n - 1] != 10:
+        return False
+    k = 0
+    for i in range(n):
+        if buf[i] == 10:
+            k += 1
+    if k != _R:
+        return False
+    _out(out, buf, n)
+    return True
 
 
 def _drop(d):
