@@ -47,6 +47,7 @@ _F = const(12)  # files a folder (see the header)
 _P = const(48)  # records a folder, and a pack: _R * _F
 _S = const(16)  # snapshots a folder
 _B = const(128)  # the line buffer: a record longer than this is written in three pieces
+_I = const(512)  # littlefs's inline size on a Pico (block_size / 8): a file packed is shorter
 _HEX = b"0123456789abcdef"
 _MP = sys.implementation.name == "micropython"  # its files' write(buf, n) writes n bytes
 
@@ -291,9 +292,10 @@ class Journal:
         d = "%s/e%d" % (self.root, n)
         path = "%s/p%d" % (self.root, n)
         ok = True
+        buf = bytearray(_I)
         with open(path + ".new", "wb") as out:
             for m in range(_F):
-                ok = ok and _copy("%s/%d" % (d, m), out, self._buf)
+                ok = ok and _copy("%s/%d" % (d, m), out, buf)
         if not ok:  # something there is not as written: keep the small files
             os.remove(path + ".new")
             return
@@ -458,24 +460,25 @@ class Journal:
 
 
 def _copy(path, out, buf):
-    # Copy file path to out through buf (nothing allocated but the file); True if it held _R
-    # whole lines. Each line keeps its seq and CRC: reading checks them, packed or not.
+    # Copy file path to out if it holds _R whole lines (read into buf: nothing allocated);
+    # False if not, or if it is longer than buf (a rare file past littlefs's inline size
+    # stays as it is). Each line keeps its seq and CRC: reading checks them, as before.
     try:
         f = open(path, "rb")
     except OSError:
         return False
-    k = 0
-    last = 0
     with f:
         n = f.readinto(buf)
-        while n:
-            for i in range(n):
-                if buf[i] == 10:
-                    k += 1
-            last = buf[n - 1]
-            _out(out, buf, n)
-            n = f.readinto(buf)
-    return k == _R and last == 10
+    if not n or n == _I or buf[n - 1] != 10:
+        return False
+    k = 0
+    for i in range(n):
+        if buf[i] == 10:
+            k += 1
+    if k != _R:
+        return False
+    _out(out, buf, n)
+    return True
 
 
 def _drop(d):
