@@ -3,8 +3,8 @@
 #   match/           the journal of the match being played (firmware/journal.py)
 #   hist/<n>/        archived matches, n counting up: at most _KEEP of them, and the oldest go
 #                    first (when a new match starts) until _FREE of the filesystem is free, room
-#                    for a long match (a 150-point 14.1 match of 800 events takes about 54 of a
-#                    Pico's 352 blocks, a 5,000-event one about 310)
+#                    for a long match (a 150-point 14.1 match of 800 events takes about 40 of a
+#                    Pico's 352 blocks, a 5,000-event one about 224)
 #   settings.json    players, game, target/race, options, language, brightness (validated)
 import json
 import os

@@ -19,6 +19,139 @@ MISS = {"t": "shot", "first": 1, "rail": True}
 BREAK = {"t": "shot", "first": 1, "break_rails": 2, "cue_rail": True, "rail": True}
 
 
+WHERE = {"vm": "journal on the VM's filesystem", "lfs": "journal on littlefs (VfsLfs2, 4 KB "
+         "blocks, progsize 256, as a Pico mounts it)"}
+REPS = 48  # the keys 48 times: 480 presses, 277 events (six packs, 17 snapshots)
+SPLIT = ("total", "controller", "rules", "match", "journal", "record", "open", "snap", "pack")
+
+
+_FF = b"\xff" * 256
+
+
+class Flash:
+    # A block device for vfs.VfsLfs2 kept in a host file (outside the heap, as a board's flash),
+    # that allocates nothing (as rp2.Flash, in C).
+    def __init__(self, path, blocks):
+        self.n = blocks
+        with open(path, "wb") as f:
+            for _ in range(blocks * 16):
+                f.write(_FF)
+        self.f = open(path, "r+b")
+
+    def readblocks(self, n, buf, off=0):
+        self.f.seek(n * 4096 + off)
+        self.f.readinto(buf)  # pyright: ignore[reportAttributeAccessIssue]
+
+    def writeblocks(self, n, buf, off=0):
+        self.f.seek(n * 4096 + off)
+        self.f.write(buf)
+
+    def ioctl(self, op, arg):
+        if op == 4:
+            return self.n
+        if op == 5:
+            return 4096
+        if op == 6:
+            self.f.seek(arg * 4096)
+            for _ in range(16):
+                self.f.write(_FF)
+        return 0
+
+
+def _play(where):
+    # A controller in play (14.1 to 1,000), its match on a Store on the VM's filesystem or on a
+    # littlefs filesystem, a few keys in.
+    import os
+
+    from firmware.store import Store
+    from firmware.ui import Controller
+    if where == "lfs":
+        import vfs  # pyright: ignore[reportMissingImports]
+
+        bdev = Flash("bench_flash.bin", 96)
+        vfs.VfsLfs2.mkfs(bdev, progsize=256)
+        vfs.mount(vfs.VfsLfs2(bdev, progsize=256), "/lfs")
+        root = "/lfs"
+    else:
+        root = "bench_s"
+        os.mkdir(root)
+    c = Controller("keypad", "en", "14.1", Store(root))
+    c.cfg["t1"] = c.cfg["t2"] = 1000
+    for k in START:
+        c.key("press", k)
+    for k in KEYS:
+        c.key("press", k)
+    assert c.mode == "play", c.mode
+    return c
+
+
+def _per_key(c):
+    # Bytes allocated by KEYS pressed REPS times, the collector off during each press, split by
+    # layer: each function below wrapped to add what it allocated (all below it included) to
+    # its slot; a record file's opening is the _create of mode "ab" (a snapshot's is "wb").
+    from firmware import journal, rules
+    from firmware.journal import Journal
+    from firmware.match import Match
+
+    acc = {k: 0 for k in SPLIT}
+    saved = []
+
+    def wrap(owner, name, slot):
+        # (Fixed arities: a *args wrapper would allocate its tuple at each call.)
+        f = getattr(owner, name)
+        saved.append((owner, name, f))
+
+        def w2(x, y):
+            a = alloc()
+            r = f(x, y)
+            if slot != "open" or y == "ab":
+                acc[slot] += alloc() - a
+            return r
+
+        def w3(x, y, z):
+            a = alloc()
+            r = f(x, y, z)
+            acc[slot] += alloc() - a
+            return r
+        setattr(owner, name, w3 if slot == "match" or slot == "journal" else w2)
+
+    wrap(rules, "apply", "rules")
+    wrap(Match, "apply", "match")  # (self, ev, check)
+    wrap(Journal, "append", "journal")  # (self, ev, state)
+    wrap(Journal, "_snapped", "snap")  # (self, state)
+    wrap(Journal, "_pack", "pack")  # (self, n)
+    wrap(journal, "_create", "open")  # (path, mode)
+    head = c.match.log.head
+    gc.collect()
+    for _ in range(REPS):
+        for k in KEYS:
+            gc.disable()
+            a = alloc()
+            c.key("press", k)
+            acc["total"] += alloc() - a
+            gc.enable()
+            gc.collect()
+    for owner, name, f in saved:
+        setattr(owner, name, f)
+    out = dict(acc)
+    out["events"] = c.match.log.head - head
+    out["controller"] = acc["total"] - acc["match"]
+    out["match"] = acc["match"] - acc["rules"] - acc["journal"]
+    out["record"] = acc["journal"] - acc["snap"] - acc["pack"] - acc["open"]
+    return out
+
+
+def _counted(f, x):
+    # The bytes f(x, False) allocates, the collector off meanwhile.
+    gc.collect()
+    gc.disable()
+    a = alloc()
+    f(x, False)
+    a = alloc() - a
+    gc.enable()
+    return a
+
+
 def _steps():
     base = alloc()
     for m in CORE:
@@ -42,15 +175,15 @@ def _steps():
     m.apply(BREAK, False)
     yield
     n = 160
-    a = alloc()
-    for i in range(n):
-        m.apply(MADE if i % 3 else MISS, False)
-    per_event = (alloc() - a) // n
+    per_event = 0
+    for i in range(n):  # (the collector off during each: a collection would hide bytes)
+        per_event += _counted(m.apply, MADE if i % 3 else MISS)
+    per_event //= n
     yield
-    a = alloc()
+    per_undo = 0
     for _ in range(10):
-        m.apply({"t": "undo"}, False)
-    per_undo = (alloc() - a) // 10
+        per_undo += _counted(m.apply, {"t": "undo"})
+    per_undo //= 10
     m.log.close()
     yield
     print("per event: %d bytes allocated (journal write included); per undo: %d bytes"
@@ -77,16 +210,23 @@ def _steps():
         r = None
         yield
 
-    from firmware.store import Store
     from firmware.ui import Controller
-    c = Controller("keypad", "en", "14.1", Store("bench_s"))
+    c = None
+    for where in ("vm", "lfs"):
+        c = None
+        gc.collect()
+        c = _play(where)
+        yield
+        split = _per_key(c)
+        print("per key press in play, %s (%d keys, %d events): %d bytes allocated: controller %d,"
+              " rules %d, match %d, journal %d (the record %d, its files' opening %d, snapshots "
+              "%d, packs %d)" % ((WHERE[where], len(KEYS) * REPS, split["events"]) +
+                                 tuple(split[k] // (len(KEYS) * REPS) for k in SPLIT)))
+        c.match.log.close()
+        yield
+    c = Controller("keypad", "en", "14.1")
     for k in START:
         c.key("press", k)
-    yield
-    a = alloc()
-    for k in KEYS:
-        c.key("press", k)
-    per_key = (alloc() - a) // len(KEYS)
     yield
     from firmware import views
     views.render(c.model(), "oled")  # the first render of a screen also makes its names
@@ -94,8 +234,7 @@ def _steps():
     a = alloc()
     views.render(c.model(), "oled")
     render = alloc() - a
-    print("per key press (controller, journal write included): %d bytes allocated; one OLED "
-          "render: %d bytes" % (per_key, render))
+    print("one OLED render: %d bytes" % render)
 
 
 for _ in _steps():

@@ -7,13 +7,14 @@
     python -m host_tools.journal_read DIR --events print the effective events of every match in DIR
 
 A journal folder (match/ or hist/<n>/) holds records "SEQ DEPTH KIND PAYLOAD CRC", four to a file
-e<n>/<m>; KIND "e" is an accepted event, "u" an undo (it takes back the last accepted event). The
-records are read with firmware.journal's own parse() and CRC check, in order from seq 0, and
-replayed into the list of effective events. Reading stops at the first record that is torn (the
-power went while it was written), corrupted (its CRC does not match), out of order or missing
-(a file is gone); what was read before it is kept and the stop names the file, the record's seq
-and the reason. A folder whose first record checks out but is not laid out as format 1 (this
-module's FORMAT) is from an unknown version: UnknownFormat, nothing is guessed.
+e<n>/<m>, twelve files a folder (a full one packed into p<n>); KIND "e" is an accepted event,
+"u" an undo (it takes back the last accepted event). The records are read with firmware.journal's
+own parse() and CRC check, in order from seq 0, and replayed into the list of effective events.
+Reading stops at the first record that is torn (the power went while it was written), corrupted
+(its CRC does not match), out of order or missing (a file is gone); what was read before it is
+kept and the stop names the file, the record's seq and the reason. A folder whose first record
+checks out but is not laid out as format 1 (this module's FORMAT) is from an unknown version:
+UnknownFormat, nothing is guessed.
 
 Event files (one JSON event a line, as tests/scenarios/*.jsonl) are read like host_tools.replay:
 refused events are skipped (and listed), undo takes back the last accepted event, and a line that
@@ -174,7 +175,7 @@ def read_journal(folder, name=None):
     for k in range(last + 1):
         rel = _file_of(k)
         data = None
-        if k // _F in packs:  # the folder's 64 records packed into one file
+        if k // _F in packs:  # the folder's 48 records packed into one file
             if pack[0] != k // _F:
                 pack = (k // _F, (fj._read("%s/p%d" % (folder, k // _F)) or b"").split(b"\n"))
             rel = "p%d" % (k // _F)

@@ -245,6 +245,11 @@ class File:
         data = self.shim.call(lfs.file_read, self.fh, size)
         return data if self.binary else data.decode()
 
+    def readinto(self, buf):
+        data = self.shim.call(lfs.file_read, self.fh, len(buf))
+        buf[:len(data)] = data
+        return len(data)
+
     def readline(self):
         # Up to and with the next newline (MicroPython's files have it too).
         start = self.shim.call(lfs.file_tell, self.fh)
@@ -402,7 +407,7 @@ def play_journal(evs, nor, fs, store=None):
 def one_file(lines, nor, fs, path="one.log"):
     """Append lines to one file, a flush after each (the design the journal avoids)."""
     with installed(fs) as shim:
-        f = shim.open(path, "a")
+        f = shim.open(path, "ab")
         for line in lines:
             f.write(line)
             f.flush()
@@ -410,12 +415,15 @@ def one_file(lines, nor, fs, path="one.log"):
 
 
 def journal_lines(fs, root="match"):
-    """The record lines of the journal in root, in order (read back through the journal)."""
+    """The record lines of the journal in root, in order, as bytes (read back through it)."""
     from firmware import journal
 
     with installed(fs):
         j = journal.Journal(root).open()
-        out = [journal._line("%d %d %s %s" % r) for r in j.records(0, j.head + 1)]
+        out = []
+        for r in j.records(0, j.head + 1):
+            body = ("%d %d %s %s" % r).encode()
+            out.append(b"%s %08x\n" % (body, journal._crc(body)))
         j.close()
     return out
 

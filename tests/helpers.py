@@ -213,8 +213,12 @@ def scratch_dir(name):
 
 def flip(path, at, mask=0x01):
     """Flip the bits of mask in the byte at `at` of a file (negative: from the end)."""
-    with open(path, "rb") as f:
-        data = bytearray(f.read())
-    data[at] ^= mask
-    with open(path, "wb") as f:
-        f.write(data)
+    import os
+
+    if at < 0:
+        at += os.stat(path)[6]
+    with open(path, "r+b") as f:  # in place: a pack of 48 records is 3 KB, too big to copy at 64K
+        f.seek(at)
+        b = f.read(1)[0] ^ mask
+        f.seek(at)
+        f.write(bytes([b]))

@@ -116,7 +116,13 @@ def test_a_flipped_bit_in_the_last_records_is_detected():
 def test_a_flipped_bit_deep_in_the_journal_refuses_the_undo_that_needs_it():
     root = scratch_dir("deepflip") + "/m"
     j, r = _last(_pair(root, 60, 13))
-    flip(root + "/e0/10", 20)  # records 40-43: events 41-44, under the snapshot of 48 events
+    # records 40-43 (events 41-44, under the snapshot of 48 events), packed into p0 with the
+    # folder's 48: a bit of record 41 flipped
+    at = 0
+    with open(root + "/p0", "rb") as f:
+        for _ in range(41):
+            at += len(f.readline())
+    flip(root + "/p0", at + 20)
     for _ in range(12):  # down to the snapshot at 48: nothing older is read
         r.apply(UNDO)
         j.apply(UNDO)

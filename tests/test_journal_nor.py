@@ -208,11 +208,10 @@ def test_wear_of_a_match_and_one_file(wear):
 
 
 def test_wear_five_years_within_a_generous_budget(wear):
-    # The target is 10%; the journal measures 11.5% for ten 800-event 14.1 matches a day (packing
-    # full folders costs about 1.8 points and halves the space a match takes: README). A test
-    # guards 12%, so that the figure can't creep up unseen.
+    # The target is 10% for ten 800-event 14.1 matches a day; the journal measures 9.5% (folders
+    # of 48 records, snapshots written over in place: README).
     f = wear["m141"]
-    assert f["wear_levelled"] <= 0.12, "five-year wear %.1f%% > 12%%" % (100 * f["wear_levelled"])
+    assert f["wear_levelled"] <= 0.10, "five-year wear %.1f%% > 10%%" % (100 * f["wear_levelled"])
 
 
 def test_long_matches_in_a_row_fit_the_pico_and_the_oldest_archives_go():
@@ -220,10 +219,10 @@ def test_long_matches_in_a_row_fit_the_pico_and_the_oldest_archives_go():
     from firmware.store import Store
 
     nor, fs = norflash.new_fs()
-    for seed in (2, 3, 4, 5, 6):
+    for seed in range(2, 10):  # eight matches of about 800 events, about 40 blocks each
         norflash.play_journal(match_141(seed), nor, fs)  # each fresh() archives the last one
     with norflash.installed(fs):
         st = Store("")
         nums = st.archived()
-        assert nums[-1] == 4 and 1 <= len(nums) < 4, nums  # the oldest went first
+        assert nums[-1] == 7 and 1 <= len(nums) < 7, nums  # the oldest went first
         assert st.free() >= 20

@@ -33,6 +33,12 @@ class MemFile:
         self.pos += len(data)
         return data if "b" in self.mode else data.decode()
 
+    def readinto(self, buf):
+        data = self.fs.files[self.path][self.pos:self.pos + len(buf)]
+        buf[:len(data)] = data
+        self.pos += len(data)
+        return len(data)
+
     def readline(self):
         data = self.fs.files[self.path]
         i = data.find(b"\n", self.pos)
