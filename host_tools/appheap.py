@@ -10,7 +10,8 @@ from firmware import boot
 from host_tools import mpy
 from host_tools.fakehw import decoder, screen_text
 
-HEAP = "84K"  # the short test matches with the match in RAM (the budget is 64K: README's figures)
+HEAP = "88K"  # the short test matches with the match in RAM: they need 80-84 KB (the budget is
+# 64K: README's figures); a heap that can't grow fails on fragmentation a few KB either side
 
 
 # The app's modules, which mp_app loads as boards/main.py does (firmware.boot.APP), and each

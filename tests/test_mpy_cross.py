@@ -4,10 +4,7 @@ from pathlib import Path
 
 from host_tools import mpy
 
-BUDGET = 64 * 1024  # bytes of .mpy; the journal and the store took it past 48 KB, the wall
-# panels (drivers/wall.py, neopanel.py, matrix.py, wall_view.py: 4.3 KB, loaded only on a board
-# with a wall panel) past 56 KB, a handler per screen mode, the big scores, the alert placing
-# and the match statistics past 60 KB
+BUDGET = mpy.MPY_BUDGET
 
 
 def test_firmware_compiles_within_budget(tmp_path: Path, capsys):
