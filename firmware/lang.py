@@ -11,14 +11,26 @@ import gc
 
 from firmware import unload
 
+try:
+    from micropython import const
+except ImportError:
+    const = lambda x: x  # noqa: E731
+
 LANGS = ("en", "tr")
 _cur = ["", ""]  # [language, its T]
+# The texts looked up lately, by key (the language on screen's). Finding a key in T walks up to
+# 3 KB, and with letters beyond ASCII in T every index is a walk from its start: about 30 us a
+# text on the board-like VM on a PC, 13 texts a screen. A screen looks up much the same texts as
+# the one before, and a hit makes no new string.
+_memo = {}
+_MEMO = const(40)  # at most this many (about 1 KB); then it starts again
 
 
 def _text(lang):
     if lang not in LANGS:
         lang = "en"
     if _cur[0] != lang:
+        _memo.clear()
         _cur[0] = _cur[1] = ""  # let the other language's text go first
         gc.collect()  # and be gone: the new one needs about 3 KB in one piece
         _cur[1] = __import__("firmware.lang_" + lang, None, None, ("T",)).T
@@ -42,10 +54,14 @@ def _at(text, key):
 def t(lang, key):
     """The text of key in lang ("en" or "tr"); the key itself if there is none."""
     text = _text(lang)
-    i = _at(text, key)
-    if i < 0:
-        return key
-    return text[i:text.find("\n", i)]
+    v = _memo.get(key)
+    if v is None:
+        i = _at(text, key)
+        v = key if i < 0 else text[i:text.find("\n", i)]
+        if len(_memo) >= _MEMO:
+            _memo.clear()
+        _memo[key] = v
+    return v
 
 
 def has(key, lang="en"):
