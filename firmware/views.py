@@ -337,7 +337,7 @@ def _status(model):
 
 def _place(alerts, room):
     """The alerts' rows in room rows: each alert its one-row form first, in priority order, then
-    each in order as much of its whole form as fits. (rows, inverse rows, all alerts placed)."""
+    each in order as much of its whole form as fits. (rows, inverse rows)."""
     n = min(len(alerts), room)
     used = n
     take = []  # rows of its whole form each alert gets beyond the first (0: its one-row form)
@@ -354,7 +354,7 @@ def _place(alerts, room):
             if k < a[2]:
                 inv.append(len(rows))
             rows.append(part[k])
-    return rows, inv, n == len(alerts)
+    return rows, inv
 
 
 def _info(model, w):
@@ -451,7 +451,7 @@ def _game_screen(model, w, h):
         if tags:
             head.append(tags)
         room = h - 1 - len(head)
-        al, ai, every = _place(alerts, room)
+        al, ai = _place(alerts, room)
         if len(al) == sum([len(a[0]) for a in alerts]):  # every alert whole: room for big
             lines = head
             big.append(0)
@@ -461,7 +461,7 @@ def _game_screen(model, w, h):
                 info[len(note)] = fit(_tx(model, "balls", st["balls_left"]),
                               "/%d" % t[0] if t[0] == t[1] else "%d/%d" % (t[0], t[1]), w)
         else:
-            al, ai, every = _place(alerts, h - 3)
+            al, ai = _place(alerts, h - 3)
             lines = [_player_row(model, 0, w), _player_row(model, 1, w)]
         lines.extend(info[:h - 1 - len(lines) - len(al)])
         base = len(lines)
@@ -477,7 +477,7 @@ def _game_screen(model, w, h):
         return _cut(lines, w, h), big, inv
     lines = [_player_row(model, 0, w), _player_row(model, 1, w)]
     body = h - 2
-    al, ai, every = _place(alerts, body)
+    al, ai = _place(alerts, body)
     if not al:
         # 20x4: the first game line and the key hints
         lines.extend((info[:1] + [_hints_line(model, w)])[:body])

@@ -35,11 +35,11 @@ def cuts(monkeypatch):
         return pack(items, w)
 
     def _place(alerts, room):
-        rows, inv, every = place(alerts, room)
+        rows, inv = place(alerts, room)
         for a in alerts:
             if a[1] in rows and a[1] not in a[0]:
                 summaries.add(a[1])
-        return rows, inv, every
+        return rows, inv
 
     monkeypatch.setattr(views, "_cut", _cut)
     monkeypatch.setattr(views, "fit", _fit)
