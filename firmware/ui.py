@@ -306,7 +306,6 @@ class Controller:
             ev["breaker"] = 1 - s["pending"][0]
         self._send(ev)
 
-
     def _options(self):
         """Keypad choice options in order, with the named-breaker re-rack of A7 split out."""
         kind = self.match.s["pending"][1]
@@ -325,10 +324,14 @@ class Controller:
         if self._send(ev):
             self.msg = ["started"]
             unload("setup")  # its code is not needed until the next new match
-            if st is not None:
-                c = dict(self.cfg)
-                c["lang"] = self.lang
-                st.save_settings(c)
+            self._save_settings()
+
+    def _save_settings(self):
+        # The settings (and the language) to settings.json, where there is a store.
+        if self.store is not None:
+            c = dict(self.cfg)
+            c["lang"] = self.lang
+            self.store.save_settings(c)
 
     def _new_match(self):
         # Back to the new-match screen with the same settings (the menu's "New match", confirmed).
@@ -356,10 +359,7 @@ class Controller:
         # The wall panel's brightness one step up or down (1-15), kept in the settings at once.
         c = self.cfg
         c["bright"] = ((c["bright"] or 8) - 1 + d) % 15 + 1
-        if self.store is not None:
-            s = dict(c)
-            s["lang"] = self.lang
-            self.store.save_settings(s)
+        self._save_settings()
 
     def _bright_row(self, it):
         if self.wall:
@@ -368,6 +368,7 @@ class Controller:
 
     def _called(self):
         return rules.CALLED_FOULS[self.cfg.get("foul_i", 0) % len(rules.CALLED_FOULS)]
+
 
 # ---------------------------------------------------------------- screen modes
 # One handler per screen mode (Controller.mode names it): key(c, long, k) does what key k does
