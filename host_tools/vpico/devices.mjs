@@ -22,12 +22,61 @@
 
 const PAGES = 8;
 
+// ------------------------------------------------------------------ OLED controllers' I2C side
+// What the SSD1306 (periph.mjs) and the SH1106 share: an I2C write is a control byte (Co: one
+// byte, then another control byte; D/C: data or commands), then data bytes (this.data(b)) or
+// command bytes, each opcode followed by its argument bytes (this.argc: how many each takes),
+// then this.apply(op, args).
+export class OledI2c {
+  // one I2C write transaction addressed to us: start(), byte()..., stop()
+  start() {
+    this.ctrl = true;
+  }
+
+  byte(b) {
+    if (this.ctrl) {
+      this.co = b & 0x80;
+      this.dc = b & 0x40;
+      this.ctrl = false;
+      return 'ctrl';
+    }
+    if (this.co) this.ctrl = true; // Co=1: one byte, then another control byte
+    if (this.dc) {
+      this.data(b);
+      return 'data';
+    }
+    this.command(b);
+    return 'cmd';
+  }
+
+  command(b) {
+    if (this.op >= 0) {
+      this.args.push(b);
+      if (this.args.length >= this.argc[this.op]) {
+        const op = this.op;
+        this.op = -1;
+        this.apply(op, this.args);
+        this.args = [];
+      }
+      return;
+    }
+    if (this.argc[b]) {
+      this.op = b;
+      this.args = [];
+      return;
+    }
+    this.apply(b, []);
+  }
+}
+
 // ------------------------------------------------------------------ SH1106
 // Argument bytes after each SH1106 command opcode (the rest take none).
 const SH_ARGS = { 0x81: 1, 0xa8: 1, 0xad: 1, 0xd3: 1, 0xd5: 1, 0xd9: 1, 0xda: 1, 0xdb: 1 };
 
-export class SH1106 {
+export class SH1106 extends OledI2c {
   constructor(width = 128, height = 64) {
+    super();
+    this.argc = SH_ARGS;
     this.kind = 'sh1106';
     this.width = width;
     this.height = height;
@@ -59,44 +108,9 @@ export class SH1106 {
     this.mode = 2; // page addressing, the only one (for stats)
   }
 
-  start() {
-    this.ctrl = true;
-  }
-
-  byte(b) {
-    if (this.ctrl) {
-      this.co = b & 0x80;
-      this.dc = b & 0x40;
-      this.ctrl = false;
-      return 'ctrl';
-    }
-    if (this.co) this.ctrl = true;
-    if (this.dc) {
-      if (this.col < this.ramW) this.ram[this.page * this.ramW + this.col] = b;
-      if (this.col < this.ramW - 1) this.col++; // the column address stops at 131
-      return 'data';
-    }
-    this.command(b);
-    return 'cmd';
-  }
-
-  command(b) {
-    if (this.op >= 0) {
-      this.args.push(b);
-      if (this.args.length >= SH_ARGS[this.op]) {
-        const op = this.op;
-        this.op = -1;
-        this.apply(op, this.args);
-        this.args = [];
-      }
-      return;
-    }
-    if (SH_ARGS[b]) {
-      this.op = b;
-      this.args = [];
-      return;
-    }
-    this.apply(b, []);
+  data(b) {
+    if (this.col < this.ramW) this.ram[this.page * this.ramW + this.col] = b;
+    if (this.col < this.ramW - 1) this.col++; // the column address stops at 131
   }
 
   apply(op, a) {

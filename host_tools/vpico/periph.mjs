@@ -48,7 +48,7 @@ import fs from 'fs';
 import net from 'net';
 import zlib from 'zlib';
 import { GPIOPinState } from 'rp2040js';
-import { Lcd, Max7219Chain, NeoPixelRx, SH1106 } from './devices.mjs';
+import { Lcd, Max7219Chain, NeoPixelRx, OledI2c, SH1106 } from './devices.mjs';
 
 const W = 128;
 const H = 64;
@@ -61,8 +61,10 @@ const ARGS = {
   0xdb: 1, 0x26: 6, 0x27: 6, 0x29: 5, 0x2a: 5, 0xa3: 2, 0xd6: 1, 0xad: 1,
 };
 
-export class SSD1306 {
+export class SSD1306 extends OledI2c {
   constructor() {
+    super();
+    this.argc = ARGS;
     this.ram = new Uint8Array(W * PAGES);
     this.powerOn();
   }
@@ -97,27 +99,6 @@ export class SSD1306 {
     this.unknown = 0;
   }
 
-  // one I2C write transaction addressed to us: start(), byte()..., stop()
-  start() {
-    this.ctrl = true;
-  }
-
-  byte(b) {
-    if (this.ctrl) {
-      this.co = b & 0x80;
-      this.dc = b & 0x40;
-      this.ctrl = false;
-      return 'ctrl';
-    }
-    if (this.co) this.ctrl = true; // Co=1: one byte, then another control byte
-    if (this.dc) {
-      this.data(b);
-      return 'data';
-    }
-    this.command(b);
-    return 'cmd';
-  }
-
   data(b) {
     this.ram[this.page * W + this.col] = b;
     if (this.mode === 0) {
@@ -136,25 +117,6 @@ export class SSD1306 {
       // page addressing: the column wraps within the page
       this.col = this.col >= W - 1 ? this.pageModeCol || 0 : this.col + 1;
     }
-  }
-
-  command(b) {
-    if (this.op >= 0) {
-      this.args.push(b);
-      if (this.args.length >= ARGS[this.op]) {
-        const op = this.op;
-        this.op = -1;
-        this.apply(op, this.args);
-        this.args = [];
-      }
-      return;
-    }
-    if (ARGS[b]) {
-      this.op = b;
-      this.args = [];
-      return;
-    }
-    this.apply(b, []);
   }
 
   apply(op, a) {
