@@ -25,39 +25,6 @@ REPS = 48  # the keys 48 times: 480 presses, 277 events (six packs, 17 snapshots
 SPLIT = ("total", "controller", "rules", "match", "journal", "record", "open", "snap", "pack")
 
 
-_FF = b"\xff" * 256
-
-
-class Flash:
-    # A block device for vfs.VfsLfs2 kept in a host file (outside the heap, as a board's flash),
-    # that allocates nothing (as rp2.Flash, in C).
-    def __init__(self, path, blocks):
-        self.n = blocks
-        with open(path, "wb") as f:
-            for _ in range(blocks * 16):
-                f.write(_FF)
-        self.f = open(path, "r+b")
-
-    def readblocks(self, n, buf, off=0):
-        self.f.seek(n * 4096 + off)
-        self.f.readinto(buf)  # pyright: ignore[reportAttributeAccessIssue]
-
-    def writeblocks(self, n, buf, off=0):
-        self.f.seek(n * 4096 + off)
-        self.f.write(buf)
-
-    def ioctl(self, op, arg):
-        if op == 4:
-            return self.n
-        if op == 5:
-            return 4096
-        if op == 6:
-            self.f.seek(arg * 4096)
-            for _ in range(16):
-                self.f.write(_FF)
-        return 0
-
-
 def _play(where):
     # A controller in play (14.1 to 1,000), its match on a Store on the VM's filesystem or on a
     # littlefs filesystem, a few keys in.
@@ -68,7 +35,9 @@ def _play(where):
     if where == "lfs":
         import vfs  # pyright: ignore[reportMissingImports]
 
-        bdev = Flash("bench_flash.bin", 96)
+        from host_tools.fileflash import FileFlash
+
+        bdev = FileFlash("bench_flash.bin", 96)
         vfs.VfsLfs2.mkfs(bdev, progsize=256)
         vfs.mount(vfs.VfsLfs2(bdev, progsize=256), "/lfs")
         root = "/lfs"

@@ -104,46 +104,12 @@ class Col:
         return 0 if d >= 0 and d % 4 == self.c and not self.rows[d // 4].level else 1
 
 
-_FF = b"\xff" * 256
-
-
-class FileFlash:
-    # The board's flash for vfs.VfsLfs2 (as rp2.Flash is), kept in a host file, outside the
-    # heap as a board's flash is: 4,096-byte blocks, an erase sets one to 0xFF.
-    def __init__(self, path, blocks):
-        self.n = blocks
-        try:
-            self.f = open(path, "r+b")
-        except OSError:
-            with open(path, "wb") as f:
-                for _ in range(blocks * 16):
-                    f.write(_FF)
-            self.f = open(path, "r+b")
-
-    def readblocks(self, n, buf, off=0):
-        self.f.seek(n * 4096 + off)
-        self.f.readinto(buf)  # pyright: ignore[reportAttributeAccessIssue]
-
-    def writeblocks(self, n, buf, off=0):
-        self.f.seek(n * 4096 + off)
-        self.f.write(buf)
-
-    def ioctl(self, op, arg):
-        if op == 4:  # block count
-            return self.n
-        if op == 5:  # block size
-            return 4096
-        if op == 6:  # erase block arg
-            self.f.seek(arg * 4096)
-            for _ in range(16):
-                self.f.write(_FF)
-        return 0
-
-
 def mount_flash():
     # The Pico's filesystem: littlefs on 352 blocks with rp2's progsize 256, mounted at /flash
     # (made on first use, as the rp2 firmware does on a blank board).
     import vfs  # pyright: ignore[reportMissingImports]
+
+    from host_tools.fileflash import FileFlash
 
     bdev = FileFlash("flash.bin", 352)
     try:
