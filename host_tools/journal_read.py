@@ -32,6 +32,7 @@ from firmware import events as fevents
 from firmware import journal as fj
 from firmware import rules
 from firmware.match import Match
+from host_tools import replay
 
 FORMAT = 1  # the journal layout read here: firmware/journal.py's records, kinds "e" and "u"
 _R = fj._R  # records a file
@@ -241,26 +242,16 @@ def read_events_file(path, name=None):
     except (OSError, UnicodeDecodeError) as e:
         raise NotARecord("%s: can't read it: %s" % (path, e)) from None
     m = Match()
-    base = os.path.basename(path)
-    for no, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            ev = json.loads(line)
-        except ValueError as e:
-            out.stop = Stop(base, "not JSON: %s" % e, line=no)
-            break
-        try:
-            m.apply(ev)
-        except fevents.BadEvent as e:
-            out.stop = Stop(base, "not an event of the contract: %s" % e, line=no)
-            break
-        except rules.Refused as e:
-            out.refused.append((no, e.rule, str(e)))
-            continue
-        out.records += 1
-        if ev["t"] == "undo":
-            out.undos += 1
+    try:
+        for no, ev, refused in replay.steps(m, lines):
+            if refused is not None:
+                out.refused.append((no, refused.rule, str(refused)))
+                continue
+            out.records += 1
+            if ev["t"] == "undo":
+                out.undos += 1
+    except replay.Malformed as e:
+        out.stop = Stop(os.path.basename(path), e.why, line=e.line)
     out.events = m.events
     return out
 

@@ -6,23 +6,46 @@ from firmware import events, rules, stjson
 from firmware.match import Match
 
 
-def replay(lines, err):
-    """Apply each line; report refusals on err. Returns (match, bad) where bad is
-    (line number, message) for the first malformed line, or None."""
-    m = Match()
+class Malformed(ValueError):
+    """A line that is not JSON or not an event of the contract: the reading stops there."""
+
+    def __init__(self, line, why):
+        ValueError.__init__(self, "line %d: %s" % (line, why))
+        self.line = line
+        self.why = why
+
+
+def steps(m, lines):
+    """Apply each non-empty line (one JSON event) to the Match m, in order. Yields (line number,
+    event, the Refused it raised or None) for each; raises Malformed at the first line that is
+    not an event. host_tools.journal_read reads event files with it too."""
     for no, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             ev = json.loads(line)
         except ValueError as e:
-            return m, (no, "not JSON: " + str(e))
+            raise Malformed(no, "not JSON: %s" % e) from None
         try:
             m.apply(ev)
         except events.BadEvent as e:
-            return m, (no, str(e))
+            raise Malformed(no, "not an event of the contract: %s" % e) from None
         except rules.Refused as e:
-            err.write("line %d: refused (%s): %s\n" % (no, e.rule, e))
+            yield no, ev, e
+            continue
+        yield no, ev, None
+
+
+def replay(lines, err):
+    """Apply each line; report refusals on err. Returns (match, bad) where bad is
+    (line number, message) for the first malformed line, or None."""
+    m = Match()
+    try:
+        for no, _, refused in steps(m, lines):
+            if refused is not None:
+                err.write("line %d: refused (%s): %s\n" % (no, refused.rule, refused))
+    except Malformed as e:
+        return m, (e.line, e.why)
     return m, None
 
 
@@ -38,7 +61,7 @@ def main(argv):
         return 2
     m, bad = replay(lines, sys.stderr)
     if bad:
-        sys.stderr.write("line %d: malformed event: %s\n" % bad)
+        sys.stderr.write("line %d: malformed event, %s\n" % bad)
         return 2
     print(stjson.dumps(m.state()))
     return 0
