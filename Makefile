@@ -34,7 +34,7 @@ test: venv node_modules
 
 # The board-like VM with the firmware frozen in (manifest.py), as a custom board image would
 # have it; needs Debian's build-essential gcc-i686-linux-gnu libc6-dev-i386-cross (about 40 s).
-FROZEN_VM := build/frozen/micropython/ports/unix/build-i686-frozen/micropython
+FROZEN_VM := build/frozen/micropython/ports/unix/build-i686-frozen/micropython  # host_tools/mpy.py FROZEN_VM
 frozen: $(FROZEN_VM)
 $(FROZEN_VM): manifest.py $(shell find firmware boards -name '*.py')
 	$(dir $(MICROPYTHON))build-unix.sh build/frozen manifest.py

@@ -1,5 +1,6 @@
 # make bench: speed on CPython and memory on real MicroPython, printed as the README reports them.
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -104,11 +105,14 @@ def core_heap():
 
 def app_heap():
     # The whole app (host_tools.appheap, as tests/test_app_mp.py runs it) with the match on
-    # littlefs: the smallest heap at which each long match plays from setup to match over.
+    # littlefs: the smallest heap at which each long match plays from setup to match over, run
+    # from the .mpy tree as a stock firmware runs it, then with the firmware frozen into the VM
+    # as a custom image has it (tests/test_app_frozen.py).
     from host_tools.appheap import Run
     from tests.matchkeys import match_keys
     from tests.test_app_mp import LONG, _chunks
 
+    exe = mpy.frozen_vm()
     for game in ("9ball", "8ball", "14.1"):
         setup, undos, events = LONG[game]
         keys, ctl = match_keys(game, setup, undos, events)
@@ -122,8 +126,19 @@ def app_heap():
             return mpy.Result(0 if ok else 1, "", "")
 
         n = mpy.smallest_heap(job, lo=48 * 1024, hi=192 * 1024)
+        f = 0
+        if exe is not None:
+            saved = dict(os.environ)
+            os.environ.update(MICROPYTHON=str(exe), MICROPYTHON_FROZEN="1")
+            try:
+                f = mpy.smallest_heap(job, lo=16 * 1024, hi=192 * 1024)
+            finally:
+                os.environ.clear()
+                os.environ.update(saved)
         print("MicroPython, whole app (OLED, keypad, journal on littlefs), %s: %d events, %d "
-              "keys, smallest heap %d bytes" % (game, len(ctl.match.log), len(keys), n))
+              "keys, smallest heap %d bytes from .mpy files, %s frozen" % (
+                  game, len(ctl.match.log), len(keys), n,
+                  "%d bytes" % f if exe else "(no frozen VM)"))
 
 
 def flash():

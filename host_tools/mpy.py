@@ -145,6 +145,31 @@ def frozen() -> bool:
     return os.environ.get("MICROPYTHON_FROZEN") == "1"
 
 
+FROZEN_VM = BUILD / "frozen" / "micropython" / "ports" / "unix" / "build-i686-frozen" / "micropython"
+
+
+def frozen_vm() -> Path | None:
+    """The board-like VM with manifest.py frozen in, as a custom board image has the firmware
+    (`make frozen`): built by ../shared/micropython/build-unix.sh (about 40 s) when it is
+    missing or its sources changed since. None when this machine has no i686 cross compiler
+    (README: 'The MicroPython VM' says what to install)."""
+    if shutil.which("i686-linux-gnu-gcc") is None:
+        return None
+    h = hashlib.sha256()
+    for p in [ROOT / "manifest.py", *_sources()]:
+        if p.suffix == ".py" and p.relative_to(ROOT).parts[0] in ("firmware", "boards",
+                                                                   "manifest.py"):
+            h.update(str(p.relative_to(ROOT)).encode() + b"\0" + p.read_bytes())
+    stamp = BUILD / "frozen" / "sources.sha256"
+    if FROZEN_VM.exists() and stamp.exists() and stamp.read_text() == h.hexdigest():
+        return FROZEN_VM
+    script = micropython().parent / "build-unix.sh"
+    subprocess.run(["bash", str(script), str(BUILD / "frozen"), str(ROOT / "manifest.py")],
+                   check=True, capture_output=True, text=True)
+    stamp.write_text(h.hexdigest())
+    return FROZEN_VM
+
+
 def workdir(tree: Path) -> Path:
     """A fresh filesystem for one run: the tree's folders linked in, nothing else (and not the
     frozen ones, which the VM then finds in its image)."""

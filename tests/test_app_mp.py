@@ -117,7 +117,7 @@ def _long(game):
 
 
 def _check_long(r, ctl):
-    assert r.res.fits, "ran out of a %s heap\n%s" % (HEAP_LFS, r.res.stderr[-2000:])
+    assert r.res.fits, "ran out of a %d-byte heap\n%s" % (r.res.limit, r.res.stderr[-2000:])
     assert r.states[-1] == ctl.match.state() and r.states[-1]["winner"] is not None
     assert "Match over" in r.screens[-1], r.screens[-1]
     restarts, error, healthy, feeds = r.status[-1]
