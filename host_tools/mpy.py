@@ -157,15 +157,17 @@ def frozen_vm() -> Path | None:
         return None
     h = hashlib.sha256()
     for p in [ROOT / "manifest.py", *_sources()]:
-        if p.suffix == ".py" and p.relative_to(ROOT).parts[0] in ("firmware", "boards",
-                                                                   "manifest.py"):
+        if p.suffix == ".py" and p.relative_to(ROOT).parts[0] in ("manifest.py", *FROZEN[:2]):
             h.update(str(p.relative_to(ROOT)).encode() + b"\0" + p.read_bytes())
     stamp = BUILD / "frozen" / "sources.sha256"
     if FROZEN_VM.exists() and stamp.exists() and stamp.read_text() == h.hexdigest():
         return FROZEN_VM
     script = micropython().parent / "build-unix.sh"
-    subprocess.run(["bash", str(script), str(BUILD / "frozen"), str(ROOT / "manifest.py")],
-                   check=True, capture_output=True, text=True)
+    proc = subprocess.run(["bash", str(script), str(BUILD / "frozen"), str(ROOT / "manifest.py")],
+                          capture_output=True, text=True)
+    if proc.returncode or not FROZEN_VM.exists():
+        raise RuntimeError("building the frozen VM with %s failed:\n%s%s" % (
+            script, proc.stdout[-2000:], proc.stderr[-2000:]))
     stamp.write_text(h.hexdigest())
     return FROZEN_VM
 
