@@ -25,7 +25,7 @@
 # went below its depth; recovery checks that, so a power cut between an event and its snapshot
 # costs at most 16 more replays once.
 # A line is built in one reused buffer (its numbers, the payload, the CRC as hex), so that a
-# record allocates no strings but its event's JSON.
+# record allocates no strings but its event's JSON; a file packed is copied through it too.
 import json
 import os
 import struct
@@ -49,6 +49,7 @@ _S = const(16)  # snapshots a folder
 _B = const(128)  # the line buffer: a record longer than this is written in three pieces
 _I = const(512)  # littlefs's inline size on a Pico (block_size / 8): a file packed is shorter
 _HEX = b"0123456789abcdef"
+_NAMES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11")  # a folder's files
 _MP = sys.implementation.name == "micropython"  # its files' write(buf, n) writes n bytes
 
 
@@ -180,6 +181,8 @@ class Journal:
         self.lost = 0  # records (or torn pieces) cut off the end at open()
         self.moved = []  # files moved aside at open() (they are kept, never deleted)
         self._f = None  # the file being appended to, open
+        self._fn = -1  # the folder whose path _dir holds ("ROOT/eN/"), made once a folder
+        self._dir = ""
         self._buf = bytearray(_B)  # where each line is built
         self._mv = memoryview(self._buf)
         _mkdir(root)
@@ -236,7 +239,7 @@ class Journal:
             f.close()
         self.bw = w
         self.snap = text
-        self.lines = []
+        self.lines.clear()
 
     # ------------------------------------------------------------ writing
 
@@ -289,18 +292,47 @@ class Journal:
         # Folder e<n> is full: copy its records into p<n> (whole, then renamed), then let the
         # folder go. A power cut before the rename leaves the folder as it was; after it, open()
         # finishes removing the folder.
-        d = "%s/e%d" % (self.root, n)
+        d = self._folder(n)
         path = "%s/p%d" % (self.root, n)
+        new = path + ".new"
         ok = True
-        buf = bytearray(_I)
-        with open(path + ".new", "wb") as out:
+        with open(new, "wb") as out:
             for m in range(_F):
-                ok = ok and _copy("%s/%d" % (d, m), out, buf)
+                ok = ok and self._copy(d + _NAMES[m], out)
         if not ok:  # something there is not as written: keep the small files
-            os.remove(path + ".new")
+            os.remove(new)
             return
-        os.rename(path + ".new", path)
-        _drop(d)
+        os.rename(new, path)
+        for m in range(_F):  # (by name: listing the folder would allocate its names)
+            os.remove(d + _NAMES[m])
+        try:
+            os.rmdir(d[:-1])
+        except OSError:  # a file moved aside at open() (NAME.bad) is still there
+            _drop(d[:-1])
+
+    def _copy(self, path, out):
+        # Copy file path to out if it holds _R whole lines and is shorter than littlefs's inline
+        # size (a rare longer file stays as it is), a piece at a time through the line buffer:
+        # nothing allocated. A file not as written is still copied in part; the caller then
+        # drops the copy. Each line keeps its seq and CRC: reading checks them, as before.
+        try:
+            f = open(path, "rb")
+        except OSError:
+            return False
+        buf = self._buf
+        size = lines = last = 0
+        with f:
+            while True:
+                n = f.readinto(buf)
+                if not n:
+                    break
+                for i in range(n):
+                    if buf[i] == 10:
+                        lines += 1
+                last = buf[n - 1]
+                size += n
+                _out(out, buf, n)
+        return size < _I and last == 10 and lines == _R
 
     def close(self):
         if self._f is not None:
@@ -309,8 +341,16 @@ class Journal:
 
     # ------------------------------------------------------------ reading back
 
+    def _folder(self, n):
+        # "ROOT/eN/", kept while folder n is written: a file's path is then one string made (a
+        # format would make its arguments' tuple too).
+        if self._fn != n:
+            self._dir = "%s/e%d/" % (self.root, n)
+            self._fn = n
+        return self._dir
+
     def _path(self, seq):
-        return "%s/e%d/%d" % (self.root, seq // _P, seq // _R % _F)
+        return self._folder(seq // _P) + _NAMES[seq // _R % _F]
 
     def records(self, start, stop):
         """The records with seq start .. stop - 1, in order (Damaged if one is unreadable)."""
@@ -457,28 +497,6 @@ class Journal:
         self.moved.append(bad)
         if used:
             os.rename(path + ".tmp", path)
-
-
-def _copy(path, out, buf):
-    # Copy file path to out if it holds _R whole lines (read into buf: nothing allocated);
-    # False if not, or if it is longer than buf (a rare file past littlefs's inline size
-    # stays as it is). Each line keeps its seq and CRC: reading checks them, as before.
-    try:
-        f = open(path, "rb")
-    except OSError:
-        return False
-    with f:
-        n = f.readinto(buf)
-    if not n or n == _I or buf[n - 1] != 10:
-        return False
-    k = 0
-    for i in range(n):
-        if buf[i] == 10:
-            k += 1
-    if k != _R:
-        return False
-    _out(out, buf, n)
-    return True
 
 
 def _drop(d):
