@@ -164,7 +164,11 @@ def _start_shot(s):
         s["last"] = me
     if me != s["breaker"]:
         s["clean"] = False
-    s["note"] = {}
+    note = s["note"]
+    if note is None:
+        s["note"] = {}
+    else:
+        note.clear()  # (the state is changed in place anyway: a new dict would only be garbage)
     return me
 
 
