@@ -50,7 +50,6 @@ _S = const(16)  # snapshots a folder
 _B = const(128)  # the line buffer: a record longer than this is written in three pieces
 _I = const(512)  # littlefs's inline size on a Pico (block_size / 8): a file packed is shorter
 _HEX = b"0123456789abcdef"
-_NAMES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11")  # a folder's files
 _MP = sys.implementation.name == "micropython"  # its files' write(buf, n) writes n bytes
 
 
@@ -184,7 +183,7 @@ class Journal:
         self._f = None  # the file being appended to, open
         self._pf = None  # the folder's p<n>.new, open from its first record (None: copied)
         self._pn = 0  # that folder's n
-        self._fn = -1  # the folder whose path _dir holds ("ROOT/eN/"), made once a folder
+        self._fn = -1  # the folder whose path _dir holds ("ROOT/eN"), made once a folder
         self._dir = ""
         self._buf = bytearray(_B)  # where each line is built
         self._mv = memoryview(self._buf)
@@ -319,17 +318,17 @@ class Journal:
             ok = True
             with open(new, "wb") as out:
                 for m in range(_F):
-                    ok = ok and self._copy(d + _NAMES[m], out)
+                    ok = ok and self._copy("%s/%d" % (d, m), out)
             if not ok:  # something there is not as written: keep the small files
                 os.remove(new)
                 return
             os.rename(new, path)
         for m in range(_F):  # (by name: listing the folder would allocate its names)
-            os.remove(d + _NAMES[m])
+            os.remove("%s/%d" % (d, m))
         try:
-            os.rmdir(d[:-1])
+            os.rmdir(d)
         except OSError:  # a file moved aside at open() (NAME.bad) is still there
-            _drop(d[:-1])
+            _drop(d)
 
     def _copy(self, path, out):
         # Copy file path to out if it holds _R whole lines and is shorter than littlefs's inline
@@ -376,15 +375,14 @@ class Journal:
     # ------------------------------------------------------------ reading back
 
     def _folder(self, n):
-        # "ROOT/eN/", kept while folder n is written: a file's path is then one string made (a
-        # format would make its arguments' tuple too).
+        # "ROOT/eN", kept while folder n is written (its path is not made again each file).
         if self._fn != n:
-            self._dir = "%s/e%d/" % (self.root, n)
+            self._dir = "%s/e%d" % (self.root, n)
             self._fn = n
         return self._dir
 
     def _path(self, seq):
-        return self._folder(seq // _P) + _NAMES[seq // _R % _F]
+        return "%s/%d" % (self._folder(seq // _P), seq // _R % _F)
 
     def records(self, start, stop):
         """The records with seq start .. stop - 1, in order (Damaged if one is unreadable)."""
