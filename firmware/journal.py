@@ -10,7 +10,8 @@
 #              Pico), so an append commits into the folder's metadata instead of copying a
 #              4 KB data block (a quarter of the erases of one growing file, measured).
 #   p<n>       once folder e<n> holds its 48 records: the same lines packed into one file
-#              (written whole, renamed into place, then the folder goes), as small files cost
+#              (p<n>.new, written as the folder's records are, or copied from its files when
+#              full; closed, renamed into place, then the folder goes), as small files cost
 #              littlefs about four times their size in metadata blocks. Twelve files a folder
 #              (not 16): a pack then fits one 4 KB block, and a folder's metadata is compacted
 #              fewer times before it goes (12% fewer erases a match on the emulated NOR flash,
@@ -25,7 +26,7 @@
 # went below its depth; recovery checks that, so a power cut between an event and its snapshot
 # costs at most 16 more replays once.
 # A line is built in one reused buffer (its numbers, the payload, the CRC as hex), so that a
-# record allocates no strings but its event's JSON.
+# record allocates no strings but its event's JSON; a file packed is copied through it too.
 import json
 import os
 import struct
@@ -180,6 +181,10 @@ class Journal:
         self.lost = 0  # records (or torn pieces) cut off the end at open()
         self.moved = []  # files moved aside at open() (they are kept, never deleted)
         self._f = None  # the file being appended to, open
+        self._pf = None  # the folder's p<n>.new, open from its first record (None: copied)
+        self._pn = 0  # that folder's n
+        self._fn = -1  # the folder whose path _dir holds ("ROOT/eN"), made once a folder
+        self._dir = ""
         self._buf = bytearray(_B)  # where each line is built
         self._mv = memoryview(self._buf)
         _mkdir(root)
@@ -231,31 +236,35 @@ class Journal:
         text = json.dumps(state, separators=(",", ":"))
         f = _create("%s/s%d/%d" % (self.root, w // _S, w % _S), "wb")  # over the old one
         try:
-            self._put(f, self.head, self.depth, 0, text.encode())
+            self._put(f, None, self.head, self.depth, 0, text.encode())
         finally:
             f.close()
         self.bw = w
         self.snap = text
-        self.lines = []
+        self.lines.clear()
 
     # ------------------------------------------------------------ writing
 
     def _write(self, depth, kind, payload):
         seq = self.head + 1
         if seq % _R == 0:
-            self.close()  # a new file: the old one (and its 1 KB cache) let go first
+            self._let_go()  # a new file: the old one (and its 1 KB cache) let go first
+        if seq % _P == 0 and self._pf is None:  # a new folder: its pack is written alongside
+            self._pn = seq // _P
+            self._pf = open("%s/p%d.new" % (self.root, self._pn), "wb")
         if self._f is None:
             self._f = _create(self._path(seq), "ab")
-        self._put(self._f, seq, depth, ord(kind), payload.encode())
-        self._f.flush()  # committed before the display confirms it
+        self._put(self._f, self._pf, seq, depth, ord(kind), payload.encode())
+        self._f.flush()  # committed before the display confirms it (the pack: when full)
         self.head = seq
         if seq % _P == _P - 1:
-            self.close()
+            self._let_go()
             self._pack(seq // _P)
 
-    def _put(self, f, a, b, kind, data):
-        # Write the line "A B [KIND ]DATA CRC\n" (kind: a byte, 0 for none; data: bytes) to f,
-        # built in the buffer: one write where it fits, else its head, data and tail apart.
+    def _put(self, f, g, a, b, kind, data):
+        # Write the line "A B [KIND ]DATA CRC\n" (kind: a byte, 0 for none; data: bytes) to f
+        # and to g if it is not None, built in the buffer: one write where it fits, else its
+        # head, data and tail apart.
         buf = self._buf
         i = _dec(buf, 0, a)
         buf[i] = 32
@@ -275,6 +284,9 @@ class Journal:
             c = _crc(data, _crc(self._mv[:i]))
             _out(f, buf, i)
             f.write(data)
+            if g is not None:
+                _out(g, buf, i)
+                g.write(data)
             i = 0
         buf[i] = 32
         struct.pack_into(">I", buf, i + 5, c)  # its four bytes, then spread as hex digits
@@ -284,33 +296,93 @@ class Journal:
             buf[i + 2 + 2 * k] = _HEX[x & 15]
         buf[i + 9] = 10
         _out(f, buf, i + 10)
+        if g is not None:
+            _out(g, buf, i + 10)
 
     def _pack(self, n):
-        # Folder e<n> is full: copy its records into p<n> (whole, then renamed), then let the
-        # folder go. A power cut before the rename leaves the folder as it was; after it, open()
+        # Folder e<n> is full: its records into p<n> (whole, then renamed), then let the folder
+        # go. A power cut before the rename leaves the folder as it was; after it, open()
         # finishes removing the folder.
-        d = "%s/e%d" % (self.root, n)
+        d = self._folder(n)
         path = "%s/p%d" % (self.root, n)
-        ok = True
-        buf = bytearray(_I)
-        with open(path + ".new", "wb") as out:
-            for m in range(_F):
-                ok = ok and _copy("%s/%d" % (d, m), out, buf)
-        if not ok:  # something there is not as written: keep the small files
-            os.remove(path + ".new")
-            return
-        os.rename(path + ".new", path)
-        _drop(d)
+        new = path + ".new"
+        pf = self._pf
+        self._pf = None
+        if pf is not None:  # written along with the records: 12 files fewer to open
+            pf.close()
+            try:
+                os.rename(new, path)
+            except OSError:  # gone: this folder was opened meanwhile (open() removes it)
+                pf = None
+        if pf is None:  # copied (the journal was opened after the folder's first record)
+            ok = True
+            with open(new, "wb") as out:
+                for m in range(_F):
+                    ok = ok and self._copy("%s/%d" % (d, m), out)
+            if not ok:  # something there is not as written: keep the small files
+                os.remove(new)
+                return
+            os.rename(new, path)
+        for m in range(_F):  # (by name: listing the folder would allocate its names)
+            os.remove("%s/%d" % (d, m))
+        try:
+            os.rmdir(d)
+        except OSError:  # a file moved aside at open() (NAME.bad) is still there
+            _drop(d)
 
-    def close(self):
+    def _copy(self, path, out):
+        # Copy file path to out if it holds _R whole lines and is shorter than littlefs's inline
+        # size (a rare longer file stays as it is), a piece at a time through the line buffer:
+        # nothing allocated. A file not as written is still copied in part; the caller then
+        # drops the copy. Each line keeps its seq and CRC: reading checks them, as before.
+        try:
+            f = open(path, "rb")
+        except OSError:
+            return False
+        buf = self._buf
+        size = lines = last = 0
+        with f:
+            while True:
+                n = f.readinto(buf)
+                if not n:
+                    break
+                for i in range(n):
+                    if buf[i] == 10:
+                        lines += 1
+                last = buf[n - 1]
+                size += n
+                _out(out, buf, n)
+        return size < _I and last == 10 and lines == _R
+
+    def _let_go(self):
+        # Close the record file (the folder's pack stays open).
         if self._f is not None:
             self._f.close()
             self._f = None
 
+    def close(self):
+        # Close the open files; a folder's pack written so far is dropped (when the folder is
+        # full, its files are copied instead).
+        self._let_go()
+        if self._pf is not None:
+            self._pf.close()
+            self._pf = None
+            try:
+                os.remove("%s/p%d.new" % (self.root, self._pn))
+            except OSError:
+                pass  # (open() removes a stray one)
+
     # ------------------------------------------------------------ reading back
 
+    def _folder(self, n):
+        # "ROOT/eN", kept while folder n is written (its path is not made again each file).
+        if self._fn != n:
+            self._dir = "%s/e%d" % (self.root, n)
+            self._fn = n
+        return self._dir
+
     def _path(self, seq):
-        return "%s/e%d/%d" % (self.root, seq // _P, seq // _R % _F)
+        return "%s/%d" % (self._folder(seq // _P), seq // _R % _F)
 
     def records(self, start, stop):
         """The records with seq start .. stop - 1, in order (Damaged if one is unreadable)."""
@@ -457,28 +529,6 @@ class Journal:
         self.moved.append(bad)
         if used:
             os.rename(path + ".tmp", path)
-
-
-def _copy(path, out, buf):
-    # Copy file path to out if it holds _R whole lines (read into buf: nothing allocated);
-    # False if not, or if it is longer than buf (a rare file past littlefs's inline size
-    # stays as it is). Each line keeps its seq and CRC: reading checks them, as before.
-    try:
-        f = open(path, "rb")
-    except OSError:
-        return False
-    with f:
-        n = f.readinto(buf)
-    if not n or n == _I or buf[n - 1] != 10:
-        return False
-    k = 0
-    for i in range(n):
-        if buf[i] == 10:
-            k += 1
-    if k != _R:
-        return False
-    _out(out, buf, n)
-    return True
 
 
 def _drop(d):

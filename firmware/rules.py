@@ -95,25 +95,32 @@ def _on(s, b):
         raise Refused(_ball_rule(s), "not_on_table", b)
 
 
+def _each_once(s, balls, before):
+    # Each of balls once and not among before (pots, then off), each object ball on the table.
+    for i in range(len(balls)):
+        b = balls[i]
+        if balls.index(b) < i or b in before:
+            raise Refused(_ball_rule(s), "twice", b)
+        if b:
+            _on(s, b)
+
+
 def _check_shot(s, ev):
     pend = s["pending"]
     if pend:
         raise Refused(pend[1][:2], "pending", s["names"][pend[0]],
                       ", ".join(OPTIONS[pend[1]]))
     g = s["game"]
-    seen = []
-    for b in (ev.get("pots") or []) + (ev.get("off") or []):
-        if b in seen:
-            raise Refused(_ball_rule(s), "twice", b)
-        seen.append(b)
-        if b:
-            _on(s, b)
+    pots = ev.get("pots") or ()
+    off = ev.get("off") or ()
+    _each_once(s, pots, ())
+    _each_once(s, off, pots)
     first = ev.get("first")
     if first is not None:
         if first == 0:
             raise Refused("G3", "cue_first")
         _on(s, first)
-    n = len(seen) - (0 in seen)
+    n = len(pots) + len(off) - (0 in pots or 0 in off)
     if g == "14.1" and n > s["left"]:
         raise Refused("S1", "too_many", n, s["left"])
     call = ev.get("call")
@@ -123,8 +130,7 @@ def _check_shot(s, ev):
     elif call is not None and call != "safety":
         _on(s, call)
     if ev.get("made"):
-        pots = ev.get("pots") or []
-        if not [b for b in pots if b]:
+        if len(pots) == (0 in pots):  # no object ball among them (each is there once)
             raise Refused("A8", "made_none")
         if g != "14.1" and call is not None and call not in ("safety", "push") \
                 and call not in pots:
@@ -158,7 +164,11 @@ def _start_shot(s):
         s["last"] = me
     if me != s["breaker"]:
         s["clean"] = False
-    s["note"] = {}
+    note = s["note"]
+    if note is None:
+        s["note"] = {}
+    else:
+        note.clear()  # (the state is changed in place anyway: a new dict would only be garbage)
     return me
 
 
@@ -237,10 +247,12 @@ def _end_rack(s, w, rule):
     _setup_rack(s, nxt)
 
 
-def _facts(ev):
-    pots = ev.get("pots") or []
-    off = ev.get("off") or []
-    return ([b for b in pots if b], 0 in pots, 0 in off, [b for b in off if b])
+def _objects(balls):
+    # The object balls of a shot's pots or off (the game modules' obj and obj_off): the event's
+    # own list when the cue ball is not in it (the rules only read it), else a new one.
+    if not balls:
+        return ()
+    return [b for b in balls if b] if 0 in balls else balls
 
 
 def _g3(ev, obj, scratch, cue_off, obj_off):

@@ -1,6 +1,6 @@
 # Rules core, 14.1 continuous (S1-S11, C-S1-C-S7): shot(s, ev) judges a checked shot.
 # firmware.rules loads this module only while a 14.1 match is played (after its refusal checks).
-from firmware.rules import FOULS, SCORE, _facts, _foul, _g3, _over, _pocket, _start_shot
+from firmware.rules import FOULS, SCORE, _foul, _g3, _objects, _over, _pocket, _start_shot
 
 
 def shot(s, ev):
@@ -8,7 +8,10 @@ def shot(s, ev):
     op = 1 - me
     p = s["p"]
     note = s["note"]
-    obj, scratch, cue_off, obj_off = _facts(ev)
+    pots = ev.get("pots") or ()
+    off = ev.get("off") or ()
+    obj, obj_off = _objects(pots), _objects(off)  # object balls pocketed, off the table
+    scratch, cue_off = 0 in pots, 0 in off
     call = ev.get("call")
     made = call != "safety" and ev.get("made") and obj   # A8: the called or obvious ball
     if s["breaking"]:

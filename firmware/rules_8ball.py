@@ -3,9 +3,9 @@
 from firmware.rules import (
     FOULS,
     _end_rack,
-    _facts,
     _foul,
     _g3,
+    _objects,
     _pocket,
     _remove,
     _start_shot,
@@ -15,7 +15,8 @@ from firmware.rules import (
 
 def _break_8(s, ev, me, obj, scratch, cue_off, obj_off):
     op = 1 - me
-    _remove(s, obj + obj_off)
+    _remove(s, obj)
+    _remove(s, obj_off)
     if 8 in obj_off:
         s["note"]["foul"] = "G5.3"
         _end_rack(s, op, "E12.3")                      # A7: 8 off on the break loses
@@ -41,7 +42,10 @@ def _break_8(s, ev, me, obj, scratch, cue_off, obj_off):
 def shot(s, ev):
     me = _start_shot(s)
     op = 1 - me
-    obj, scratch, cue_off, obj_off = _facts(ev)
+    pots = ev.get("pots") or ()
+    off = ev.get("off") or ()
+    obj, obj_off = _objects(pots), _objects(off)  # object balls pocketed, off the table
+    scratch, cue_off = 0 in pots, 0 in off
     if s["breaking"]:
         s["breaking"] = False
         _break_8(s, ev, me, obj, scratch, cue_off, obj_off)
@@ -56,7 +60,8 @@ def shot(s, ev):
             foul = "C-E1"
         elif own and first not in own or cleared and first != 8:
             foul = "E7"
-    _remove(s, obj + obj_off)
+    _remove(s, obj)
+    _remove(s, obj_off)
     if 8 in obj_off:
         return _lose_8(s, op, foul, "E12.3")
     if 8 in obj:

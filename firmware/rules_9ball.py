@@ -3,9 +3,9 @@
 from firmware.rules import (
     FOULS,
     _end_rack,
-    _facts,
     _foul,
     _g3,
+    _objects,
     _pocket,
     _remove,
     _spot,
@@ -16,7 +16,10 @@ from firmware.rules import (
 def shot(s, ev):
     me = _start_shot(s)
     op = 1 - me
-    obj, scratch, cue_off, obj_off = _facts(ev)
+    pots = ev.get("pots") or ()
+    off = ev.get("off") or ()
+    obj, obj_off = _objects(pots), _objects(off)  # object balls pocketed, off the table
+    scratch, cue_off = 0 in pots, 0 in off
     lowest = s["table"][0]
     nine = 9 in obj or 9 in obj_off
     push = ev.get("call") == "push"
@@ -33,7 +36,8 @@ def shot(s, ev):
     breaking = s["breaking"]
     s["breaking"] = False
     s["push"] = False
-    _remove(s, obj + obj_off)
+    _remove(s, obj)
+    _remove(s, obj_off)
     if foul:
         if nine:
             _spot(s, 9)                                # N9, N10

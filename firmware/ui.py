@@ -93,7 +93,7 @@ class Controller:
     def _after(self):
         """Pick the mode from the match after an accepted event."""
         s = self.match.s
-        self.entry = []
+        self.entry.clear()  # (an event got a copy of what it needed)
         self.hit = None
         self.shift = False
         if s is None:
@@ -107,7 +107,18 @@ class Controller:
         else:
             m = "play"
         self._go(m)
-    def _send(self, *evs):
+
+    def _send(self, ev):
+        """Apply one event and show the match after it; False if it was refused."""
+        try:
+            self.match.apply(ev, False)  # well-formed by construction (tests/mash.py)
+        except rules.Refused as e:
+            self._refused(e)
+            return False
+        self._after()
+        return True
+
+    def _send_all(self, *evs):
         """Apply events as one step: all are accepted or none (a refusal undoes the rest).
         An item may be a function returning events, called when its turn comes, so that it
         sees the table as the events before it left it."""
@@ -115,7 +126,7 @@ class Controller:
         try:
             for ev in evs:
                 for e in ev() if callable(ev) else (ev,):  # type: ignore
-                    self.match.apply(e, False)  # well-formed by construction (tests/mash.py)
+                    self.match.apply(e, False)
                     done += 1
         except rules.Refused as e:
             for _ in range(done):
@@ -150,6 +161,7 @@ class Controller:
     # ------------------------------------------------------------ shots
 
     def _objs(self):
+        # The object balls entered, as a new list (the entry is cleared after each event).
         return [b for b in self.entry if b]
 
     def _legal_first(self):
@@ -159,14 +171,16 @@ class Controller:
             return self.hit
         s = self.match.s
         t = s["table"]
-        objs = self._objs()
         if s["game"] == "9ball" or s["breaking"] and t:
             return t[0]
         if s["game"] == "14.1":
-            return objs[0] if objs else 1
+            for b in self.entry:    # the first object ball entered
+                if b:
+                    return b
+            return 1
         ok = self._may_hit()
-        for b in objs:              # C-E2: a ball of the other group entered is only pocketed
-            if b in ok:
+        for b in self.entry:        # C-E2: a ball of the other group entered is only pocketed
+            if b in ok:             # (never the cue ball: ok holds object balls)
                 return b
         return ok[0]
 
@@ -194,12 +208,10 @@ class Controller:
 
     def _made(self):
         s = self.match.s
-        ev = self._base()
-        objs = self._objs()
-        if not objs:
-            objs = [ev["first"]]
         if 0 in self.entry:
             return self._shot_foul(None)
+        ev = self._base()
+        objs = self._objs() if self.entry else [ev["first"]]
         ev["pots"] = objs
         if s["game"] == "14.1" or s["game"] == "8ball" and not s["breaking"]:
             # S2, E8: the called ball went in (A8): the shooter's ball hit first, if it went in
@@ -213,11 +225,11 @@ class Controller:
         self._send(ev)
 
     def _shot_miss(self):
-        ev = self._base()
-        if self._objs():
-            ev["pots"] = self._objs()       # pocketed, but not as called (A8)
         if 0 in self.entry:
             return self._shot_foul(None)
+        ev = self._base()
+        if self.entry:
+            ev["pots"] = self._objs()       # pocketed, but not as called (A8)
         self._send(ev)
 
     def _shot_safe(self):
@@ -226,8 +238,9 @@ class Controller:
             return self._shot_miss()
         ev = self._base()
         ev["call"] = "safety"
-        if self._objs():
-            ev["pots"] = self._objs()
+        objs = self._objs() if self.entry else None
+        if objs:
+            ev["pots"] = objs
         self._send(ev)
 
     def _shot_foul(self, rule):
@@ -235,13 +248,14 @@ class Controller:
         bad hit (no legal first contact, G3); on a break, a bad break (14.1: C alone)."""
         s = self.match.s
         ev = self._base()
-        ev["pots"] = list(self.entry)
+        if self.entry:
+            ev["pots"] = list(self.entry)
         if s["breaking"] and not (s["game"] == "14.1" and 0 in self.entry and not rule):
             # a bad break; in 14.1 a scratch (0 entered) is one on a legal break instead: a
             # foul, -1, ball in hand in the kitchen, the table as it lies (S4, C-S2)
             ev["break_rails"] = 0
             ev["cue_rail"] = False
-            if 0 not in self.entry and not rule and not self._objs():
+            if not self.entry and not rule:
                 ev["rail"] = False
         if rule:
             ev["foul"] = rule
@@ -281,7 +295,7 @@ class Controller:
             evs.append(lambda: self._clear_group(who) + [
                 {"t": "shot", "first": 8, "pots": [8], "call": 8, "made": True,
                  "rail": True}])
-        self._send(*evs)
+        self._send_all(*evs)
 
     def _clear_group(self, who):
         s = self.match.s
@@ -410,6 +424,13 @@ def _shift(c):
     c.shift = True
 
 
+def _undo_key(c, long):
+    # UNDO on the buttons: pressed, takes back the last action; held down, opens the menu.
+    if long:
+        return c._open_menu()
+    c._undo()
+
+
 class _Play(_Mode):
     def key(self, c, long, k):
         if c.layout == "buttons":
@@ -458,7 +479,7 @@ class _Play(_Mode):
 
     def _button(self, c, long, k):
         if k == "UNDO":
-            return c._open_menu() if long else c._undo()
+            return _undo_key(c, long)
         if k == "FOUL":
             if long:
                 c.entry = [0]
@@ -498,7 +519,7 @@ class _Choice(_Mode):
         by = s["pending"][0]
         opts = rules.OPTIONS[s["pending"][1]]
         if k == "UNDO":
-            c._open_menu() if long else c._undo()
+            _undo_key(c, long)
         elif k == "FOUL":
             c.cursor = (c.cursor + 1) % len(opts)
         elif k not in ("P1", "P2"):
@@ -522,7 +543,7 @@ class _Over(_Mode):
     def key(self, c, long, k):
         if c.layout == "buttons":
             if k == "UNDO":
-                return c._open_menu() if long else c._undo()
+                return _undo_key(c, long)
         elif k == "#":
             return _shift(c)
         elif k == "D":
@@ -535,24 +556,29 @@ class _Over(_Mode):
         return [["UNDO" if b else "D", "undo"], ["long:UNDO" if b else "##", "menu"]]
 
 
+# The keys of a list screen on the keypad and on the buttons.
+_LIST_KEYS = ("2", "8", "4", "6", "5", "#", "A", "D")
+_LIST_BUTTONS = ("P1", "P2", "FOUL", "OK", "UNDO")
+
+
 class _List(_Mode):
     # A list screen: keys move the cursor, change the row's value, confirm it, or go back.
     def key(self, c, long, k):
-        items = self.items(c)
         b = c.layout == "buttons"
+        if k not in (_LIST_BUTTONS if b else _LIST_KEYS):
+            return c._bad(k)  # (before its rows are made)
+        items = self.items(c)
         c.cursor %= len(items)  # (a list may have got shorter: the game changed)
-        if k == "2" and not b:
+        if k == "2":
             c.cursor = (c.cursor - 1) % len(items)
-        elif (k == "8" and not b) or (k == "P1" and b):
+        elif k in ("8", "P1"):
             c.cursor = (c.cursor + 1) % len(items)
-        elif (k in ("4", "6") and not b) or (k == "P2" and b):
+        elif k in ("4", "6", "P2"):
             self.change(c, items[c.cursor], -1 if k == "4" else 1)
-        elif (k in ("5", "#", "A") and not b) or (k in ("FOUL", "OK") and b):
-            self.ok(c, items[c.cursor])
-        elif (k == "D" and not b) or (k == "UNDO" and b):
+        elif k in ("D", "UNDO"):
             self.back(c)
-        else:
-            c._bad(k)
+        else:  # 5, # or A (FOUL or OK)
+            self.ok(c, items[c.cursor])
 
     def hints(self, c):
         b = c.layout == "buttons"
@@ -681,8 +707,7 @@ class _RackQ(_List):
 
     def key(self, c, long, k):
         if k in ("1", "2", "P1", "P2"):
-            i = 1 if k in ("1", "P1") else 2
-            c.ask[i] = not c.ask[i]
+            self._toggle(c, 1 if k in ("1", "P1") else 2)
         elif k in ("A", "5", "#", "FOUL", "OK"):
             self.ok(c, None)
         else:
@@ -690,10 +715,12 @@ class _RackQ(_List):
 
     def change(self, c, item, d):   # 4/6 (P2) on a row: toggle its answer; on "ok": send
         if item[1] == "toggle":
-            i = 1 if item[0] == "cue_in_rack" else 2
-            c.ask[i] = not c.ask[i]
+            self._toggle(c, 1 if item[0] == "cue_in_rack" else 2)
         else:
             self.ok(c, item)
+
+    def _toggle(self, c, i):        # c.ask[1]: the cue ball is in the rack; [2]: the 15th ball
+        c.ask[i] = not c.ask[i]
 
     def ok(self, c, item):          # send the shot with the answers
         ev, cue_in, ball_in = c.ask
