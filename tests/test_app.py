@@ -158,7 +158,7 @@ def test_restart_of_a_long_match_rebuilds_from_its_latest_snapshot(monkeypatch):
         raise RuntimeError("boom")
 
     rig.ctl.key = boom
-    rig.press("A", settle=40)
+    rig.press("A", hold=40, settle=0)  # the key acts 5 ms in; the error shows for 100 ms
     assert rig.runner.error == "RuntimeError"
     replays = []
     real_apply = rules.apply
