@@ -178,10 +178,31 @@ def steps_a_changed_character_sends_only_its_columns():
     lines[3] = "High run 25"
     m = i2c.mark()
     assert oled.show(lines) == 2
-    assert i2c.since(m)[0][1] == bytes([0, 0x21, 80, 87, 0x22, 2, 3])
-    assert len(i2c.since(m)) == 3
+    # (the window's command, then both pages' 8 columns in one transaction)
+    assert [r[1][:7] for r in i2c.since(m)] == [bytes([0, 0x21, 80, 87, 0x22, 2, 3]),
+                                                b"\x40" + bytes(disp.buffer[256 + 80:256 + 86])]
+    assert len(i2c.since(m)[1][1]) == 1 + 2 * 8
     yield
     assert screen(i2c) == lines
+
+
+def steps_changes_apart_in_a_row_go_in_two_windows():
+    # The shooter's mark moves from the left end of the names row to the right end.
+    i2c, disp, oled = make()
+    oled.show([">Ann         Bob"])
+    yield
+    m = i2c.mark()
+    assert oled.show([" Ann         Bob<"[:15] + "<"]) == 1
+    sent = i2c.since(m)
+    assert [r[1][:7] for r in sent[0::2]] == [bytes([0, 0x21, 0, 7, 0x22, 0, 0]),
+                                              bytes([0, 0x21, 120, 127, 0x22, 0, 0])]
+    assert [len(r[1]) for r in sent[1::2]] == [9, 9]
+    yield
+    assert screen(i2c)[0] == " Ann         Bo<"
+
+
+def test_changes_apart_in_a_row_go_in_two_windows():
+    _drain(steps_changes_apart_in_a_row_go_in_two_windows())
 
 
 def test_a_changed_character_sends_only_its_columns():
@@ -202,6 +223,9 @@ SEQUENCE = [
     (["İ 9 10", "", "", "Balls: 1", "Run 12345678901234567", "Sut: Ayse"], (0, 2), ()),
     (["  9 10  ", "", "ab", "", "Run 12345678901234568", "Sut: Ayse"], (), (0, 4)),
     (["  9 11  ", "", "ab", "", "Run 1234567890123", "Sut"], (), (0, 4)),
+    (["1 9 11 2", "", "xab  y", "", "R.n 1234567890.2", "Sut"], (), (0, 4)),
+    (["1 9 11 2", "", "xab  y", "", "R.n 1234567890.2", "Sut"], (0,), (0, 4)),
+    (["  9 11 3", "", "xab  y", "", "R.n 1234567890.2", "Sut"], (0,), (0, 4)),
 ]
 
 
@@ -241,7 +265,7 @@ def steps_a_big_digit_sends_its_16_columns():
     assert oled.show(SEQUENCE[1][0], (0,)) == 2 + 2
     sent = i2c.since(m)
     assert sent[0][1] == bytes([0, 0x21, 80, 95, 0x22, 0, 1])  # big column 5: pixels 80-95
-    assert [len(r[1]) for r in sent[1:3]] == [17, 17]  # two pages of 16 columns
+    assert len(sent[1][1]) == 1 + 2 * 16  # two pages of 16 columns, in one transaction
     assert i2c.nbytes(m) < 160  # whole rows: 5 * 129 and more
     yield
     assert screen(i2c)[2:5] == [s[:16] for s in SEQUENCE[1][0][2:5]]

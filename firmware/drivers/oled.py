@@ -101,10 +101,22 @@ class Oled:
                 span = 2
             if keys[i] != text or mode[i] != m or (span == 2 and mode[i + 1] != 8):
                 b = text.encode()
-                k0 = 0
-                k1 = self.cols // span
-                if mode[i] == m and (span == 1 or mode[i + 1] == 8):
-                    k0, k1 = _diff(enc[i], b, k1)
+                n = self.cols // span
+                old = enc[i] if mode[i] == m and (span == 1 or mode[i + 1] == 8) else None
+                cw = 8 * span
+                k = 0
+                while k < n:
+                    # the next run of changed characters from k (the whole row if it can't
+                    # be compared; nothing if it looks the same: trailing spaces, or past the
+                    # edge)
+                    k0, k1 = (k, n) if old is None else _diff(old, b, n, k, 4 // span)
+                    if k1 <= k0:
+                        break
+                    if k == 0:
+                        changed += span
+                    self._draw_row(i, text, b, span, inv, k0, k1)
+                    self._add(i, i + span - 1, k0 * cw, k1 * cw - 1)
+                    k = k1
                 keys[i] = text
                 enc[i] = b
                 mode[i] = m
@@ -112,11 +124,6 @@ class Oled:
                     keys[i + 1] = ""
                     enc[i + 1] = b""
                     mode[i + 1] = 8
-                if k1 > k0:  # (else it looks the same: trailing spaces, or past the edge)
-                    self._draw_row(i, text, b, span, inv, k0, k1)
-                    changed += span
-                    cw = 8 * span
-                    self._add(i, i + span - 1, k0 * cw, k1 * cw - 1)
             i += span
         self._send()
         if changed and not self.partial:
@@ -125,12 +132,21 @@ class Oled:
 
     def _add(self, p0, p1, x0, x1):
         # Pages p0..p1, columns x0..x1 to send: joined to the waiting window when they continue
-        # it with the same columns, else that window goes out first.
+        # it and the window over both (their columns' union) sends at most 32 bytes more than
+        # the two would (what a window's two transactions more take), else that window goes
+        # out first.
         run = self._run
         if run[1] >= run[0]:
-            if run[1] + 1 == p0 and run[2] == x0 and run[3] == x1:
-                run[1] = p1
-                return
+            if run[1] + 1 == p0:
+                u0 = x0 if x0 < run[2] else run[2]
+                u1 = x1 if x1 > run[3] else run[3]
+                more = (u1 - u0 + 1) * (p1 - run[0] + 1) - (run[3] - run[2] + 1) * (
+                    run[1] - run[0] + 1) - (x1 - x0 + 1) * (p1 - p0 + 1)
+                if more <= 32:
+                    run[1] = p1
+                    run[2] = u0
+                    run[3] = u1
+                    return
             self._send()
         run[0] = p0
         run[1] = p1
@@ -171,8 +187,14 @@ class Oled:
             for j in range(1, 7):
                 d.write_cmd(win[j])
         mv = memoryview(d.buffer)
-        if x0 == 0 and x1 == w - 1:
-            d.write_data(mv[p0 * w : (p1 + 1) * w])  # whole rows: one piece
+        if (x0 == 0 and x1 == w - 1) or p0 == p1:
+            d.write_data(mv[p0 * w + x0 : p1 * w + x1 + 1])  # whole rows or one page: one piece
+            return
+        if i2c is not None:  # each page's part, in one transaction
+            v = [b"\x40"]
+            for p in range(p0, p1 + 1):
+                v.append(mv[p * w + x0 : p * w + x1 + 1])
+            i2c.writevto(d.addr, v)
             return
         for p in range(p0, p1 + 1):
             d.write_data(mv[p * w + x0 : p * w + x1 + 1])
@@ -193,6 +215,12 @@ class Oled:
             k1 = cols
         d.fill_rect(k0 * cw, y, (k1 - k0) * cw, 8 * span, 1 - fg)
         nb = len(b)
+        # ASCII (one byte a character): one call, no walk through its bytes (a control
+        # character, which no view makes, then shows as the font's block, not "?")
+        if span == 1 and nb == len(text):
+            if nb > k0:
+                d.text(text[k0:k1] if k0 or nb > k1 else text, k0 * 8, y, fg)
+            return
         i = k0  # byte index
         k = k0  # column: character index
         run = k0  # column where the pending ASCII run began
@@ -254,11 +282,14 @@ class Oled:
         self._gfb.text("?", 0, 0, 1)
 
 
-def _diff(old, new, cols):
-    # (k0, k1): the first changed character column and one past the last, of the first cols,
-    # when both texts (UTF-8 bytes) are ASCII there (a missing character counts as a space: a
-    # row is cleared to blank before its text is drawn); (0, cols) when either is not; (0, 0)
-    # when they look the same. Allocates nothing.
+def _diff(old, new, cols, k, gap):
+    # (k0, k1): the next run of changed character columns at or after k, of the first cols,
+    # when both texts (UTF-8 bytes) are ASCII there: it ends where gap columns in a row are
+    # unchanged (a window of its own costs two I2C transactions more, on the virtual Pico
+    # about what 32 bytes more take: 4 columns of a row, 2 of a big one). A missing character
+    # counts as a space (a row is cleared to blank before its text is drawn). (k, cols) when
+    # either text is not ASCII (then k is 0); (cols, cols) when nothing more changed.
+    # Allocates nothing but the pair.
     n0 = len(old)
     n1 = len(new)
     if n0 > cols:
@@ -266,15 +297,24 @@ def _diff(old, new, cols):
     if n1 > cols:
         n1 = cols
     n = n0 if n0 > n1 else n1
-    k0 = 0
-    k1 = 0
-    for k in range(n):
+    if k == 0:
+        for j in range(n):
+            if (j < n0 and old[j] >= 0x80) or (j < n1 and new[j] >= 0x80):
+                return 0, cols
+    k0 = -1
+    same = 0
+    while k < n:
         a = old[k] if k < n0 else 0x20
         c = new[k] if k < n1 else 0x20
-        if a >= 0x80 or c >= 0x80:
-            return 0, cols
         if a != c:
-            if k1 == 0:
+            if k0 < 0:
                 k0 = k
-            k1 = k + 1
-    return k0, k1
+            same = 0
+        elif k0 >= 0:
+            same += 1
+            if same == gap:
+                return k0, k + 1 - gap
+        k += 1
+    if k0 < 0:
+        return cols, cols
+    return k0, n - same
