@@ -176,8 +176,6 @@ T = (
     "\nv_yes\tyes"
     "\nv_no\tno"
     "\nv_14.1\t14.1"
-    "\nv_en\tEnglish"
-    "\nv_tr\tTürkçe"
     "\nmode_setup\tNew match"
     "\nmode_menu\tMenu"
     "\nmode_help\tKeys"

@@ -53,3 +53,13 @@ def test_only_the_language_on_screen_is_loaded():
     for name in ("lang_en", "lang_tr"):  # the text is kept; the modules are let go
         assert "firmware." + name not in sys.modules and name not in firmware.__dict__
     assert lang.t("xx", "made") == "Made"  # an unknown language shows English
+
+
+def test_language_names_are_their_own_and_the_english_text_is_ascii():
+    # The languages' names, in their own language on every screen, are not in the texts: so
+    # the English text stays ASCII, which MicroPython indexes directly (lookups 3x faster).
+    for code in lang.LANGS:
+        assert lang.t(code, "v_tr") == "Türkçe" and lang.t(code, "v_en") == "English"
+        assert lang.has("v_tr", code) and lang.has("v_en", code)
+    text = lang._text("en")
+    assert len(text) == len(text.encode())

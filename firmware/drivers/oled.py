@@ -39,7 +39,7 @@ class Oled:
     # disp: a FrameBuffer-like display (ssd1306.SSD1306_I2C, sh1106.SH1106_I2C, ...): it needs
     # fill_rect, text, blit, pixel and show; partial updates use show_pages(p0, p1, x0, x1) when
     # the display has it, else the SSD1306 column/page window through its i2c and addr (one
-    # transaction of commands) or write_cmd, and write_data.
+    # transaction of commands, one of data); without either a change sends the whole frame.
     def __init__(self, disp, width=0, height=0, partial=True):
         self.disp = disp
         self.width = width or disp.width
@@ -102,7 +102,10 @@ class Oled:
             if keys[i] != text or mode[i] != m or (span == 2 and mode[i + 1] != 8):
                 b = text.encode()
                 n = self.cols // span
-                old = enc[i] if mode[i] == m and (span == 1 or mode[i + 1] == 8) else None
+                old = enc[i]
+                if (mode[i] != m or (span == 2 and mode[i + 1] != 8) or len(b) != len(text)
+                        or len(old) != len(keys[i])):
+                    old = None  # drawn otherwise before, or not ASCII: the whole row
                 cw = 8 * span
                 k = 0
                 while k < n:
@@ -135,23 +138,22 @@ class Oled:
         # it and the window over both (their columns' union) sends at most 32 bytes more than
         # the two would (what a window's two transactions more take), else that window goes
         # out first.
-        run = self._run
-        if run[1] >= run[0]:
-            if run[1] + 1 == p0:
-                u0 = x0 if x0 < run[2] else run[2]
-                u1 = x1 if x1 > run[3] else run[3]
-                more = (u1 - u0 + 1) * (p1 - run[0] + 1) - (run[3] - run[2] + 1) * (
-                    run[1] - run[0] + 1) - (x1 - x0 + 1) * (p1 - p0 + 1)
-                if more <= 32:
-                    run[1] = p1
-                    run[2] = u0
-                    run[3] = u1
+        r = self._run
+        if r[1] >= r[0]:
+            if r[1] + 1 == p0:
+                u0 = min(x0, r[2])
+                u1 = max(x1, r[3])
+                if (u1 - u0 + 1) * (p1 - r[0] + 1) - (r[3] - r[2] + 1) * (r[1] - r[0] + 1) - (
+                        x1 - x0 + 1) * (p1 - p0 + 1) <= 32:
+                    r[1] = p1
+                    r[2] = u0
+                    r[3] = u1
                     return
             self._send()
-        run[0] = p0
-        run[1] = p1
-        run[2] = x0
-        run[3] = x1
+        r[0] = p0
+        r[1] = p1
+        r[2] = x0
+        r[3] = x1
 
     def _send(self):
         # Send the waiting window of the frame buffer to the panel.
@@ -170,7 +172,8 @@ class Oled:
         if f is not None:
             f(p0, p1, x0, x1)
             return
-        if not (hasattr(d, "write_cmd") and hasattr(d, "buffer")):
+        i2c = getattr(d, "i2c", None)
+        if i2c is None:
             d.show()
             return
         w = self.width
@@ -180,24 +183,13 @@ class Oled:
         win[3] = off + x1
         win[5] = p0
         win[6] = p1
-        i2c = getattr(d, "i2c", None)
-        if i2c is not None:
-            i2c.writeto(d.addr, win)
-        else:
-            for j in range(1, 7):
-                d.write_cmd(win[j])
+        i2c.writeto(d.addr, win)
+        # then each page's part, in one transaction
         mv = memoryview(d.buffer)
-        if (x0 == 0 and x1 == w - 1) or p0 == p1:
-            d.write_data(mv[p0 * w + x0 : p1 * w + x1 + 1])  # whole rows or one page: one piece
-            return
-        if i2c is not None:  # each page's part, in one transaction
-            v = [b"\x40"]
-            for p in range(p0, p1 + 1):
-                v.append(mv[p * w + x0 : p * w + x1 + 1])
-            i2c.writevto(d.addr, v)
-            return
+        v = [b"\x40"]
         for p in range(p0, p1 + 1):
-            d.write_data(mv[p * w + x0 : p * w + x1 + 1])
+            v.append(mv[p * w + x0 : p * w + x1 + 1])
+        i2c.writevto(d.addr, v)
 
     def _draw_row(self, row, text, b, span, inv, k0, k1):
         # Draw text (b: its UTF-8) in text row `row` (span 2: at double size over two rows),
@@ -284,12 +276,11 @@ class Oled:
 
 def _diff(old, new, cols, k, gap):
     # (k0, k1): the next run of changed character columns at or after k, of the first cols,
-    # when both texts (UTF-8 bytes) are ASCII there: it ends where gap columns in a row are
-    # unchanged (a window of its own costs two I2C transactions more, on the virtual Pico
-    # about what 32 bytes more take: 4 columns of a row, 2 of a big one). A missing character
-    # counts as a space (a row is cleared to blank before its text is drawn). (k, cols) when
-    # either text is not ASCII (then k is 0); (cols, cols) when nothing more changed.
-    # Allocates nothing but the pair.
+    # of two ASCII texts (as bytes): it ends where gap columns in a row are unchanged (a
+    # window of its own costs two I2C transactions more, on the virtual Pico about what 32
+    # bytes more take: 4 columns of a row, 2 of a big one). A missing character counts as a
+    # space (a row is cleared to blank before its text is drawn). (cols, cols) when nothing
+    # more changed. Allocates nothing but the pair.
     n0 = len(old)
     n1 = len(new)
     if n0 > cols:
@@ -297,10 +288,6 @@ def _diff(old, new, cols, k, gap):
     if n1 > cols:
         n1 = cols
     n = n0 if n0 > n1 else n1
-    if k == 0:
-        for j in range(n):
-            if (j < n0 and old[j] >= 0x80) or (j < n1 and new[j] >= 0x80):
-                return 0, cols
     k0 = -1
     same = 0
     while k < n:
