@@ -176,6 +176,8 @@ T = (
     "\nv_yes\tvar"
     "\nv_no\tyok"
     "\nv_14.1\t14.1"
+    "\nv_en\tEnglish"
+    "\nv_tr\tTürkçe"
     "\nmode_setup\tYeni maç"
     "\nmode_menu\tMenü"
     "\nmode_help\tTuşlar"

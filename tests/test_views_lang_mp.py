@@ -55,11 +55,12 @@ def test_only_the_language_on_screen_is_loaded():
     assert lang.t("xx", "made") == "Made"  # an unknown language shows English
 
 
-def test_language_names_are_their_own_and_the_english_text_is_ascii():
-    # The languages' names, in their own language on every screen, are not in the texts: so
-    # the English text stays ASCII, which MicroPython indexes directly (lookups 3x faster).
+def test_the_english_text_is_bytes_and_its_texts_come_out_as_str():
+    # English is kept as UTF-8 bytes (found and sliced by offsets: fast lookups); its texts,
+    # the one beyond ASCII too, come out as str like the Turkish ones.
+    text = lang._text("en")
+    assert isinstance(text, bytes)
     for code in lang.LANGS:
         assert lang.t(code, "v_tr") == "Türkçe" and lang.t(code, "v_en") == "English"
-        assert lang.has("v_tr", code) and lang.has("v_en", code)
-    text = lang._text("en")
-    assert len(text) == len(text.encode())
+        assert lang.has("v_tr", code)
+    assert lang.t("en", "made") == "Made" and isinstance(lang.t("en", "mode_rackq"), str)
