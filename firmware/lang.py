@@ -56,7 +56,7 @@ def _at(text, key):
     n = len(key)
     i = text.find(key)
     while i > 0:
-        if text[i - 1] == nl and text.startswith(tab, i + n):
+        if text[i - 1] == nl and text.startswith(tab, i + n):  # pyright: ignore[reportArgumentType]
             return i + n + 1
         i = text.find(key, i + 1)
     return -1

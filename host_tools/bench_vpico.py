@@ -36,7 +36,7 @@ from pathlib import Path
 from host_tools import deploy, sim, vpico
 
 # Setup: up to Start, ok; P1 breaks; a dry break, made balls, misses, a foul, a safety...
-KEYS = "2 5 1 B A A B 1 2 A C B * B A B".split()
+KEYS: list[str] = list("2 5 1 B A A B 1 2 A C B * B A B".split())
 WINDOW_MS = 600  # emulated time given to each key: its screen is up long before
 
 

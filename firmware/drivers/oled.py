@@ -186,7 +186,7 @@ class Oled:
         i2c.writeto(d.addr, win)
         # then each page's part, in one transaction
         mv = memoryview(d.buffer)
-        v = [b"\x40"]
+        v = [b"\x40"]  # type: list
         for p in range(p0, p1 + 1):
             v.append(mv[p * w + x0 : p * w + x1 + 1])
         i2c.writevto(d.addr, v)
