@@ -175,8 +175,11 @@ class KeyScanner:
             elif (p and dt >= self.contact_ms and self.instant[i] and not self.deb[i]
                   and self.mode[i] == _IDLE):
                 # an at_contact key's contact held contact_ms: its press now (t_edge was an
-                # earlier sample's time, so two samples at least saw it); the level is still
-                # unstable, so bounces still count towards chatter
+                # earlier sample's time, so two samples at least saw it), and the level counts
+                # as settled: a bounce or the release starts a run of its own (else a pass
+                # longer than chatter_ms after the press, its screen drawn, made the release
+                # look like chatter)
+                self.unstable[i] = 0
                 self._settle(i, 1, now)
         mode = self.mode[i]
         if mode == _CHAT:
