@@ -54,7 +54,8 @@ class App:
     def step(self, now):
         # Poll the keys at now (ticks_ms) and drain every queued event into the controller; if
         # that moved the controller's version, show its screen in the same pass (a key's screen
-        # comes without waiting for another pass), then collect the garbage of judging and
+        # comes without waiting for another pass): the display's first, then the wall panel's
+        # (its frame takes about 8 ms on the wire), then collect the garbage of judging and
         # drawing (on the board-like VM a match needs 10 KB less heap with it; judging and
         # drawing in passes of their own, as before, saved nothing once it was there). Then
         # feed the watchdog: only a step that got here is healthy.
@@ -71,11 +72,14 @@ class App:
             if p is not None and ctl.cfg["bright"] != p.level:
                 p.brightness(ctl.cfg["bright"])
             m = ctl.model()
-            wv = views.render(m, "wall") if wall is not None else None
             r = views.render(m, self.kind)
-            m = None  # the model can be collected while the display draws
+            if wall is None:
+                m = None  # the model can be collected while the display draws
             show(self.hw.display, r)
+            r = None
             if wall is not None:
+                wv = views.render(m, "wall")
+                m = None
                 wall.show(wv)
             self.draws += 1
             gc.collect()
@@ -235,11 +239,15 @@ def run(hw, ticks_ms, sleep_ms, lang=None, game="14.1", period_ms=_PERIOD_MS, ti
         store=None):
     # The board's main loop (never returns unless ticks > 0: then after that many passes, for
     # tests). store: a firmware.store.Store, where the match is kept and resumed from.
+    # A pass every period_ms: the sleep is what the pass left of it (key contacts are sampled
+    # at an even rate, and a key acts one period after its first sample saw it).
     r = Runner(hw, lang=lang, game=game, store=store)
     n = 0
     while True:
-        r.tick(ticks_ms())
-        sleep_ms(period_ms)
+        t = ticks_ms()
+        r.tick(t)
+        d = period_ms - ticks_diff(ticks_ms(), t)
+        sleep_ms(d if d > 0 else 0)
         if ticks:
             n += 1
             if n >= ticks:

@@ -47,22 +47,23 @@ def display(kind, i2c=None, spi=None, cs=None, addr=0, sleep_ms=None, np=None, s
 
 
 def keys(layout, rows=(), cols=(), pins=(), names=(), keymap="123A456B789C*0#D",
-         debounce_ms=30, long_ms=800, stuck_ms=5000):
+         debounce_ms=30, long_ms=800, stuck_ms=5000, contact_ms=5):
     # The input object: a Keypad (rows: outputs, cols: pulled-up inputs) or Buttons (pins: pulled-up
     # inputs, one per name). Both have poll(now_ms) and get().
-    # Keys with no long-press meaning for the controller act on their debounced contact: every
-    # keypad key, and the buttons' MISS and OK (P1, P2, FOUL and UNDO have long presses).
+    # Keys with no long-press meaning for the controller act once their contact has held
+    # contact_ms (two loop passes at least; releases are debounced for debounce_ms): every keypad
+    # key, and the buttons' MISS and OK (P1, P2, FOUL and UNDO have long presses).
     if layout == "keypad":
         from firmware.keys import Keypad
 
         k = Keypad(rows, cols, keymap, debounce_ms=debounce_ms, long_ms=long_ms,
                    stuck_ms=stuck_ms)
-        k.at_contact(keymap)
+        k.at_contact(keymap, contact_ms)
         return k
     if layout == "buttons":
         from firmware.keys import Buttons
 
         k = Buttons(pins, names, debounce_ms=debounce_ms, long_ms=long_ms, stuck_ms=stuck_ms)
-        k.at_contact(("MISS", "OK"))
+        k.at_contact(("MISS", "OK"), contact_ms)
         return k
     raise ValueError("input kind: " + str(layout))

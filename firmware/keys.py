@@ -35,9 +35,11 @@ ticks_add = getattr(time, "ticks_add", wrap_add)
 
 # ---------------------------------------------------------------- debounce engine
 # Events, (kind, name) tuples: ("press", name) on the debounced release of a press
-# shorter than long_ms, or at once on its debounced contact for a key set by at_contact() (one
-# with no long-press meaning: nothing waits for its release); ("long", name) once while held
-# past long_ms (its release gives nothing);
+# shorter than long_ms, or for a key set by at_contact() (one with no long-press meaning: nothing
+# waits for its release) as soon as its contact has held contact_ms, seen by two samples at least
+# (a one-sample glitch makes nothing; its release is debounced in full, and until then the key
+# gives nothing more, so bounces are ignored); ("long", name) once while held past long_ms (its
+# release gives nothing);
 # ("stuck", name) once when held past stuck_ms (after its "long"), then the key is ignored until
 # released; ("chatter", name) once when the level never holds debounce_ms for chatter_ms, or when
 # chatter_edges debounced changes fall within chatter_ms; the key is then ignored until it has
@@ -96,7 +98,8 @@ class KeyScanner:
         self.t_run = [0] * n
         self.t_down = [0] * n
         self.t_win = [0] * n
-        self.instant = bytearray(n)  # 1: "press" on the debounced contact (at_contact)
+        self.instant = bytearray(n)  # 1: "press" once the contact held contact_ms (at_contact)
+        self.contact_ms = debounce_ms
         self._rollover = rollover
         self._owner = -1  # the key holding the rollover lock, or -1
         self._q = [None] * queue  # type: list  # ring of (kind, name) events
@@ -124,9 +127,14 @@ class KeyScanner:
         self._qn = n - 1
         return ev
 
-    def at_contact(self, names):
-        # These keys give "press" on their debounced contact, not their release (keys with no
-        # long-press meaning): a key's screen comes a press's length sooner.
+    def at_contact(self, names, contact_ms=0):
+        # These keys give "press" on their contact, not their release (keys with no long-press
+        # meaning): a key's screen comes a press's length sooner. contact_ms (0: debounce_ms):
+        # how long the contact must hold; a shorter one than debounce_ms brings the screen
+        # sooner still (the release stays debounced for debounce_ms).
+        if not 0 <= contact_ms <= self.debounce_ms:
+            raise ValueError("need 0 <= contact_ms <= debounce_ms")
+        self.contact_ms = contact_ms or self.debounce_ms
         for i in range(len(self.names)):
             self.instant[i] = 1 if self.names[i] in names else 0
 
@@ -158,10 +166,21 @@ class KeyScanner:
             if not self.unstable[i]:
                 self.unstable[i] = 1
                 self.t_run[i] = now
-        elif self.unstable[i] and ticks_diff(now, self.t_edge[i]) >= self.debounce_ms:
-            self.unstable[i] = 0
-            if self.mode[i] != _CHAT and p != self.deb[i]:
-                self._settle(i, p, now)
+        elif self.unstable[i]:
+            dt = ticks_diff(now, self.t_edge[i])
+            if dt >= self.debounce_ms:
+                self.unstable[i] = 0
+                if self.mode[i] != _CHAT and p != self.deb[i]:
+                    self._settle(i, p, now)
+            elif (p and dt >= self.contact_ms and self.instant[i] and not self.deb[i]
+                  and self.mode[i] == _IDLE):
+                # an at_contact key's contact held contact_ms: its press now (t_edge was an
+                # earlier sample's time, so two samples at least saw it), and the level counts
+                # as settled: a bounce or the release starts a run of its own (else a pass
+                # longer than chatter_ms after the press, its screen drawn, made the release
+                # look like chatter)
+                self.unstable[i] = 0
+                self._settle(i, 1, now)
         mode = self.mode[i]
         if mode == _CHAT:
             if not raw[i] and ticks_diff(now, self.t_edge[i]) >= self.quiet_ms:
@@ -240,18 +259,23 @@ class Keypad(KeyScanner):
             r(1)
 
     def _scan(self, now):
+        # A key that reads released and is at rest (released, settled, normal) is not stepped:
+        # _step would do nothing with it, and 16 calls a pass took a few ms on a board.
         rows = self._rows
         cols = self._cols
+        raw = self.raw
+        unstable = self.unstable
+        mode = self.mode
         nc = len(cols)
         i = 0
         for r in range(len(rows)):
             drive = rows[r]
             drive(0)
             for c in range(nc):
-                if cols[c]():
-                    self._step(i, 0, now)
-                else:
+                if not cols[c]():
                     self._step(i, 1, now)
+                elif raw[i] or unstable[i] or mode[i]:
+                    self._step(i, 0, now)
                 i += 1
             drive(1)
 
@@ -270,10 +294,13 @@ class Buttons(KeyScanner):
         self._low = 1 if active_low else 0
 
     def _scan(self, now):
+        # As Keypad's: a key at rest that reads released is not stepped.
         reads = self._reads
         low = self._low
+        raw = self.raw
+        unstable = self.unstable
+        mode = self.mode
         for i in range(len(reads)):
-            if reads[i]():
-                self._step(i, 1 - low, now)
-            else:
-                self._step(i, low, now)
+            p = 1 - low if reads[i]() else low
+            if p or raw[i] or unstable[i] or mode[i]:
+                self._step(i, p, now)

@@ -1,7 +1,8 @@
 # Screen texts in English and Turkish: t(lang, key) looks a key up in firmware/lang_<lang>.py.
-# Each of those holds one constant string T, "\nkey\ttext" per entry, so no dict, tuple or
-# per-text object is built (a tuple of the texts took 16 KB of heap). Only the language on screen
-# is loaded: a switch lets the other one go (each text is about 3 KB of heap).
+# Each of those holds one constant T (bytes for English, a str for Turkish), "\nkey\ttext" per
+# entry, so no dict, tuple or per-text object is built (a tuple of the texts took 16 KB of heap).
+# Only the language on screen is loaded: a switch lets the other one go (each text is about 3 KB
+# of heap).
 # "{}" marks an argument (str.format).
 # Keys: action keys of docs/ui-contract.md as they are; "m_" + message key; "r_" + key of a
 # firmware.rules refusal; "end_" + rack-ending rule; "rack_" + rack instruction rule; "f_" setup
@@ -42,15 +43,30 @@ def _text(lang):
 
 
 def _at(text, key):
-    # Where key's text starts (just past "\n" key "\t"), or -1. Allocates nothing: a render
-    # looks up dozens of texts, and each needle built by concatenation was garbage.
+    # Where key's text starts (just past "\n" key "\t"), or -1; text is a str (Turkish) or
+    # bytes (English: UTF-8, found and sliced by offsets), and key is made the same. Only
+    # a text not remembered is looked up, so the bytes of its key are little garbage.
+    if isinstance(text, bytes):
+        key = key.encode()
+        nl = 10
+        tab = b"\t"
+    else:
+        nl = "\n"
+        tab = "\t"
     n = len(key)
     i = text.find(key)
     while i > 0:
-        if text[i - 1] == "\n" and text.startswith("\t", i + n):
+        if text[i - 1] == nl and text.startswith(tab, i + n):  # pyright: ignore[reportArgumentType]
             return i + n + 1
         i = text.find(key, i + 1)
     return -1
+
+
+def _line(text, i):
+    # The text from offset i to the end of its line, as a str.
+    if isinstance(text, bytes):
+        return text[i:text.find(b"\n", i)].decode()
+    return text[i:text.find("\n", i)]
 
 
 def t(lang, key):
@@ -59,7 +75,7 @@ def t(lang, key):
     v = _memo.get(key)
     if v is None:
         i = _at(text, key)
-        v = key if i < 0 else text[i:text.find("\n", i)]
+        v = key if i < 0 else _line(text, i)
         if len(_memo) >= _MEMO:
             _memo.clear()
         _memo[key] = v
@@ -73,6 +89,8 @@ def has(key, lang="en"):
 def keys(lang="en"):
     """All keys (for tests)."""
     text = _text(lang)
+    if isinstance(text, bytes):
+        text = text.decode()
     out = []
     i = text.find("\n")
     while 0 <= i < len(text) - 1:

@@ -8,7 +8,10 @@ from the emulator's own log of GPIO edges and I2C transactions (emulated microse
   - boot to first screen: power-on to the last I2C byte of the first complete screen;
   - press to pixels, for each key of a 14.1 match: from the GPIO edge of the key's contact to
     the last I2C byte of the new screen (bus time included), how many screen updates the press
-    caused, and from the release;
+    caused, and from the release; where the time went (input: to the loop pass that took the
+    key; work: that pass up to the first byte; bus: to the last byte); the median of all keys
+    and of each kind in play (made ball, miss, foul); then again on a board with the NeoPixel
+    wall panel too, to the last bit of the wall's frame on GP28 as well;
   - boot to a resumed match after a power cut (the journal on flash);
   - the heap at the worst moment of a whole match (--heap alone: only that): a 9-ball race
     (tests/matchkeys.py) keyed on the keypad of a board with the OLED and the NeoPixel wall (or
@@ -33,7 +36,7 @@ from pathlib import Path
 from host_tools import deploy, sim, vpico
 
 # Setup: up to Start, ok; P1 breaks; a dry break, made balls, misses, a foul, a safety...
-KEYS = "2 5 1 B A A B 1 2 A C B * B A B".split()
+KEYS: list[str] = list("2 5 1 B A A B 1 2 A C B * B A B".split())
 WINDOW_MS = 600  # emulated time given to each key: its screen is up long before
 
 
@@ -69,7 +72,13 @@ def first_screen_us(b: vpico.VPico) -> tuple[int, int]:
 
 
 def press_to_pixels(b: vpico.VPico, key: str) -> dict:
+    """One key pressed (held 80 ms): the time from its contact to the last I2C byte of its
+    screen, and where it went: input (the contact to the start of the loop pass that took
+    the key: the first sample, and the contact held contact_ms), work (that pass's scan,
+    judging, rendering and drawing up to the first byte) and bus (the first byte to the last,
+    drawing between the windows included); with a wall panel, to the last NeoPixel byte."""
     seq = b.stats()["seq"]
+    t0 = b.time_us()
     b.press(key)
     b.wait(WINDOW_MS)
     ev = b.log(seq)
@@ -79,8 +88,52 @@ def press_to_pixels(b: vpico.VPico, key: str) -> dict:
     if not frames:
         return {"key": key, "updates": 0}
     last = frames[-1][1]
-    return {"key": key, "updates": len(frames), "ms": (last - down) / 1000,
-            "from_release_ms": (last - up) / 1000, "bytes": sum(f[2] for f in frames)}
+    first = min(e["t0"] for e in ev if e.get("ev") == "i2c" and e.get("data") and e["t0"] >= down)
+    p = next(e["pass"] for e in ev if e.get("ev") == "i2c" and e.get("data") and e["t0"] >= down)
+    start = dict(b.passes(t0)).get(p, down)
+    r = {"key": key, "updates": len(frames), "ms": (last - down) / 1000,
+         "from_release_ms": (last - up) / 1000, "bytes": sum(f[2] for f in frames),
+         "input_ms": (start - down) / 1000, "work_ms": (first - start) / 1000,
+         "bus_ms": (last - first) / 1000}
+    neo = [e for e in ev if e.get("ev") == "neopixel" and e["t1"] >= down]
+    if neo:
+        r["wall_ms"] = (max(e["t1"] for e in neo) - down) / 1000
+        r["wall_updates"] = len(neo)
+    return r
+
+
+# What the keys of KEYS do in play (the first three set the match up and break).
+KINDS = {"A": "made ball", "B": "miss", "C": "foul"}
+
+
+def print_presses(rows: list[dict], what: str = "ms") -> None:
+    """The press-to-pixels summary: median and range of all keys, then of each kind in play."""
+    ms = [r[what] for r in rows if what in r]
+    if not ms:
+        return
+    more = sum(r["updates" if what == "ms" else "wall_updates"] > 1 for r in rows if what in r)
+    print("  press to pixels%s: median %.1f ms (%.1f-%.1f over %d keys), %d of them with more "
+          "than one update" % ("" if what == "ms" else " on the wall panel",
+                               statistics.median(ms), min(ms), max(ms), len(ms), more))
+    for k, kind in KINDS.items():
+        v = [r[what] for r in rows[3:] if r["key"] == k and what in r]
+        if v:
+            print("    %-9s (%s) median %.1f ms, %.1f-%.1f over %d" % (
+                kind, k, statistics.median(v), min(v), max(v), len(v)))
+
+
+def press_keys(b: vpico.VPico, keys: list[str]) -> list[dict]:
+    rows = [press_to_pixels(b, k) for k in keys]
+    for r in rows:
+        if r["updates"]:
+            wall = "  wall %5.1f ms" % r["wall_ms"] if "wall_ms" in r else ""
+            print("    %-2s %6.1f ms  (%5.1f ms from the release; input %4.1f, work %4.1f, bus "
+                  "%4.1f)  %d update(s), %4d bytes%s"
+                  % (r["key"], r["ms"], r["from_release_ms"], r["input_ms"], r["work_ms"],
+                     r["bus_ms"], r["updates"], r["bytes"], wall))
+        else:
+            print("    %-2s  no screen update" % r["key"])
+    return rows
 
 
 # boards/main.py's app.run(...) line, and what the heap bench puts there instead.
@@ -213,27 +266,25 @@ def main(argv: list[str]) -> int:
         b.wait_boot(n + res["resets"])
         print("  deploy again, nothing to copy: %.1f s wall" % (time.monotonic() - t))
         b.wait_text("New match", timeout=120)
-        rows = []
-        for k in keys:
-            rows.append(press_to_pixels(b, k))
         print("  press to pixels (GPIO edge of the contact -> last I2C byte of the new screen):")
-        for r in rows:
-            if r["updates"]:
-                print("    %-2s %6.1f ms  (%5.1f ms from the release)  %d update(s), %d bytes"
-                      % (r["key"], r["ms"], r["from_release_ms"], r["updates"], r["bytes"]))
-            else:
-                print("    %-2s  no screen update" % r["key"])
-        ms = [r["ms"] for r in rows if r["updates"]]
-        if ms:
-            print("  press to pixels: median %.1f ms (%.1f-%.1f), %d of %d presses with more "
-                  "than one update" % (statistics.median(ms), min(ms), max(ms),
-                                       sum(r["updates"] > 1 for r in rows), len(rows)))
+        print_presses(press_keys(b, keys))
         b.power_cut()
         b.wait_text("Resumed", timeout=120)
         b.wait(300)
         us, nbytes = first_screen_us(b)
         print("  power cut, boot to the resumed match: %.0f ms emulated (%d bus bytes)"
               % (us / 1000, nbytes))
+    with vpico.VPico(wall="neopixel") as b:
+        res = deploy.deploy(b.pty, "pico", tree=tree, options={"wall": "neopixel"},
+                            out=lines.append)
+        b.wait_boot(1 + res["resets"])
+        b.wait_text("New match", timeout=120)
+        b.wait(300)
+        print("  with the NeoPixel wall panel (32x8) too: press to pixels on the OLED and to the "
+              "last byte of the wall's frame:")
+        rows = press_keys(b, keys)
+        print_presses(rows)
+        print_presses(rows, "wall_ms")
     print_heap(heap_match())
     return 0
 

@@ -158,7 +158,7 @@ def test_restart_of_a_long_match_rebuilds_from_its_latest_snapshot(monkeypatch):
         raise RuntimeError("boom")
 
     rig.ctl.key = boom
-    rig.press("A", settle=40)
+    rig.press("A", hold=40, settle=0)  # the key acts 5 ms in; the error shows for 100 ms
     assert rig.runner.error == "RuntimeError"
     replays = []
     real_apply = rules.apply
@@ -208,3 +208,22 @@ def test_error_screens_fit(kind):
     else:
         cols = 16 if kind == "lcd16" else 20
         assert all(len(s) <= cols for s in r)
+
+
+def test_run_sleeps_what_each_pass_left_of_its_period():
+    # The keys are sampled every period_ms (5), however long a pass takes: run() sleeps the
+    # rest of the period, and not at all after a pass longer than it.
+    for step, want in ((2, 3), (9, 0)):
+        clock = [0]
+        sleeps = []
+
+        def ticks(step=step, clock=clock):
+            clock[0] += step  # each reading `step` ms after the one before
+            return clock[0]
+
+        def sleep(ms, clock=clock, sleeps=sleeps):
+            sleeps.append(ms)
+            clock[0] += ms
+
+        appmod.run(Rig("oled", "keypad").hw, ticks, sleep, ticks=4)
+        assert sleeps == [want] * 4, (step, sleeps)

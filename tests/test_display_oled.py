@@ -159,6 +159,122 @@ def test_big_rows_read_back():
     _drain(steps_big_rows_read_back())
 
 
+def steps_a_changed_character_sends_only_its_columns():
+    i2c, disp, oled = make()
+    oled.show(ENGLISH)
+    yield
+    lines = list(ENGLISH)
+    lines[1] = "Bob      -2/100"  # one character, column 10
+    m = i2c.mark()
+    assert oled.show(lines) == 1
+    # the window (control byte 0, columns 80-87, page 1) in one transaction, then 8 bytes
+    assert i2c.records[m:] == [(0x3C, bytes([0, 0x21, 80, 87, 0x22, 1, 1])),
+                               (0x3C, b"\x40" + bytes(disp.buffer[128 + 80:128 + 88]))]
+    yield
+    assert screen(i2c) == lines
+    yield
+    # rows 2 and 3 changed in the same columns: one window over both pages
+    lines[2] = "Inning 12 Xun 4"
+    lines[3] = "High run 25"
+    m = i2c.mark()
+    assert oled.show(lines) == 2
+    # (the window's command, then both pages' 8 columns in one transaction)
+    assert [r[1][:7] for r in i2c.since(m)] == [bytes([0, 0x21, 80, 87, 0x22, 2, 3]),
+                                                b"\x40" + bytes(disp.buffer[256 + 80:256 + 86])]
+    assert len(i2c.since(m)[1][1]) == 1 + 2 * 8
+    yield
+    assert screen(i2c) == lines
+
+
+def steps_changes_apart_in_a_row_go_in_two_windows():
+    # The shooter's mark moves from the left end of the names row to the right end.
+    i2c, disp, oled = make()
+    oled.show([">Ann         Bob"])
+    yield
+    m = i2c.mark()
+    assert oled.show([" Ann         Bob<"[:15] + "<"]) == 1
+    sent = i2c.since(m)
+    assert [r[1][:7] for r in sent[0::2]] == [bytes([0, 0x21, 0, 7, 0x22, 0, 0]),
+                                              bytes([0, 0x21, 120, 127, 0x22, 0, 0])]
+    assert [len(r[1]) for r in sent[1::2]] == [9, 9]
+    yield
+    assert screen(i2c)[0] == " Ann         Bo<"
+
+
+def test_changes_apart_in_a_row_go_in_two_windows():
+    _drain(steps_changes_apart_in_a_row_go_in_two_windows())
+
+
+def test_a_changed_character_sends_only_its_columns():
+    _drain(steps_a_changed_character_sends_only_its_columns())
+
+
+# Screens one after another: each shown over the one before (what changed sent, in windows),
+# the panel must then hold exactly what a fresh display drawing it whole holds.
+SEQUENCE = [
+    (["  0  0  ", "", " Ann         Bob", "Balls 15    /100", "Run       0    0", "A=Made B=Miss"],
+     (0,), ()),
+    (["  0  1  ", "", " Ann         Bob<", "Balls 14    /100", "Run       0    1", "A=Made B=Miss"],
+     (0,), ()),
+    (["  9 10  ", "x", ">Ann         Bob", "Balls: 1 2", "Run       0    0", "A=Made B=Miss"],
+     (0,), (3,)),
+    (["  9 10  ", "", ">Ann         Bob", "Balls: 1", "Run 12", "Şut: Ayşe"], (0,), (3,)),
+    (["İ 9 10", "", ">Ann         Bob ", "Balls: 1", "Run 12", "Sut: Ayse"], (0,), ()),
+    (["İ 9 10", "", "", "Balls: 1", "Run 12345678901234567", "Sut: Ayse"], (0, 2), ()),
+    (["  9 10  ", "", "ab", "", "Run 12345678901234568", "Sut: Ayse"], (), (0, 4)),
+    (["  9 11  ", "", "ab", "", "Run 1234567890123", "Sut"], (), (0, 4)),
+    (["1 9 11 2", "", "xab  y", "", "R.n 1234567890.2", "Sut"], (), (0, 4)),
+    (["1 9 11 2", "", "xab  y", "", "R.n 1234567890.2", "Sut"], (0,), (0, 4)),
+    (["  9 11 3", "", "xab  y", "", "R.n 1234567890.2", "Sut"], (0,), (0, 4)),
+]
+
+
+def _panel_is(i2c, lines, big, inverse):
+    # The decoded panel equals a fresh display's frame buffer for the same screen. (A function:
+    # no stale bitmap in a generator frame under MicroPython.)
+    fresh_i2c, fresh, oled = make()
+    oled.show(lines, big, inverse)
+    bm = fo.decode_ssd1306(i2c.records)
+    for y in range(64):
+        row = bm[y]
+        for x in range(128):
+            if row[x] != fresh.pixel(x, y):
+                return (x, y)
+    return None
+
+
+def steps_screens_over_screens_leave_what_a_fresh_draw_shows():
+    i2c, disp, oled = make()
+    for lines, big, inverse in SEQUENCE:
+        oled.show(lines, big, inverse)
+        yield
+        assert _panel_is(i2c, lines, big, inverse) is None, lines
+        yield
+
+
+def test_screens_over_screens_leave_what_a_fresh_draw_shows():
+    _drain(steps_screens_over_screens_leave_what_a_fresh_draw_shows())
+
+
+def steps_a_big_digit_sends_its_16_columns():
+    i2c, disp, oled = make()
+    oled.show(SEQUENCE[0][0], (0,))
+    yield
+    m = i2c.mark()
+    # the big row's two pages, rows 3 and 4 (row 2's new "<" is past the edge: not sent)
+    assert oled.show(SEQUENCE[1][0], (0,)) == 2 + 2
+    sent = i2c.since(m)
+    assert sent[0][1] == bytes([0, 0x21, 80, 95, 0x22, 0, 1])  # big column 5: pixels 80-95
+    assert len(sent[1][1]) == 1 + 2 * 16  # two pages of 16 columns, in one transaction
+    assert i2c.nbytes(m) < 160  # whole rows: 5 * 129 and more
+    yield
+    assert screen(i2c)[2:5] == [s[:16] for s in SEQUENCE[1][0][2:5]]
+
+
+def test_a_big_digit_sends_its_16_columns():
+    _drain(steps_a_big_digit_sends_its_16_columns())
+
+
 def steps_big_turkish_letters():
     i2c, disp, oled = make()
     oled.show(["", "ÇĞİÖŞÜ"], big=(1,))
@@ -241,7 +357,17 @@ def steps_sh1106_subclass_pages_with_column_offset():
     lines[2] = "Sıra: Şükrü"
     m = i2c.mark()
     assert oled.show(lines) == 1
-    assert i2c.nbytes(m) == 3 * 2 + 129  # page, column low, column high + one page of data
+    # one transaction of commands (control byte, page, column low, column high) + one page
+    assert i2c.nbytes(m) == 4 + 129
+    yield
+    assert screen(i2c, sh=True) == lines
+    yield
+    lines[3] = "Iğdır ÖĞÜŞÇ 7"  # characters added at the end of a row that is not ASCII: whole
+    lines[7] = "Geri al: 8"  # one ASCII character changed: its 8 columns, after the offset
+    m = i2c.mark()
+    assert oled.show(lines) == 2
+    assert i2c.nbytes(m) == 4 + 129 + 4 + 9
+    assert i2c.records[-2][1] == bytes([0, 0xB7, 0x00 | ((2 + 72) & 15), 0x10 | ((2 + 72) >> 4)])
     yield
     assert screen(i2c, sh=True) == lines
 

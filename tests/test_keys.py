@@ -207,6 +207,128 @@ def test_keypad_chatter_releases_the_lock():
     assert ev == [("chatter", "0"), ("press", "D")]
 
 
+# Keys set by at_contact(names, contact_ms): "press" once the contact has held contact_ms, seen by
+# two samples at least; the release is debounced in full.
+
+def _contact_buttons(contact_ms=5, **kw):
+    b, pins = _buttons(**kw)
+    b.at_contact(("A", "B"), contact_ms)
+    return b, pins
+
+
+def test_at_contact_press_comes_once_the_contact_held_contact_ms():
+    b, pins = _contact_buttons(5)
+    out = run(b, press_script(pins[0], 100, 300), 1000, step_ms=1)
+    assert out == [(105, ("press", "A"))]  # not at 130 (debounce_ms), nor on the release
+    # polled every 5 ms: the second sample that sees the contact gives it
+    b, pins = _contact_buttons(5)
+    out = run(b, press_script(pins[0], 101, 300), 1000, step_ms=5)
+    assert out == [(110, ("press", "A"))]
+    # without contact_ms: on the debounced contact, as before
+    b, pins = _buttons()
+    b.at_contact(("A",))
+    assert run(b, press_script(pins[0], 100, 300), 1000, step_ms=1) == [(130, ("press", "A"))]
+    # keys not named still give theirs on the release
+    b, pins = _contact_buttons(5)
+    assert run(b, press_script(pins[2], 100, 300), 1000, step_ms=1) == [(430, ("press", "FOUL"))]
+
+
+def test_at_contact_one_sample_glitch_makes_no_press():
+    # A contact only one sample sees, however far apart the samples are, gives nothing.
+    for step in (1, 5, 10, 40):
+        b, pins = _contact_buttons(5)
+        out = run(b, [(100, pins[0], 0), (100 + step, pins[0], 1)], 1000, step_ms=step)
+        assert out == [], step
+    # nor does a contact shorter than contact_ms, with bounce
+    b, pins = _contact_buttons(5)
+    script = press_script(pins[0], 100, 4) + press_script(pins[0], 200, 8, bounces=2,
+                                                          bounce_ms=2)
+    assert run(b, script, 1000, step_ms=1) == []
+
+
+def test_at_contact_bounces_and_a_held_key_give_one_press():
+    b, pins = _contact_buttons(5)
+    # bounce on make (opens 3 ms apart, under contact_ms; the last close at 124) and on break;
+    # then a long hold (last close at 1012)
+    script = press_script(pins[0], 100, 150, bounces=4, bounce_ms=3)
+    script += press_script(pins[1], 1000, 2000, bounces=3, bounce_ms=2)
+    out = run(b, script, 4000, step_ms=1)
+    assert out == [(129, ("press", "A")), (1017, ("press", "B"))]  # no "long" for B
+
+
+def test_at_contact_release_is_debounced_in_full():
+    # Contact held past contact_ms, opened for less than debounce_ms, closed again: the same
+    # press (the lockout); a release held debounce_ms frees the key.
+    b, pins = _contact_buttons(5)
+    script = [(100, pins[0], 0)]
+    script += [(120, pins[0], 1), (145, pins[0], 0), (200, pins[0], 1), (225, pins[0], 0)]
+    script.append((300, pins[0], 1))
+    script += press_script(pins[0], 332, 50)  # 32 ms after the release: a new press
+    out = run(b, script, 1000, step_ms=1)
+    assert out == [(105, ("press", "A")), (337, ("press", "A"))]
+    # a second contact within debounce_ms of the release is the same press too
+    b, pins = _contact_buttons(5)
+    script = press_script(pins[0], 100, 50) + press_script(pins[0], 175, 50)
+    assert run(b, script, 1000, step_ms=1) == [(105, ("press", "A"))]
+
+
+def test_at_contact_press_then_a_long_pass_is_not_chatter():
+    # The press's screen can take a pass longer than chatter_ms: the next sample finds the
+    # key released; that is a release, not chatter, and the key works again.
+    b, pins = _contact_buttons(5)
+    script = press_script(pins[0], 99, 80) + press_script(pins[0], 700, 80)
+    out = []
+    i = 0
+    script.sort(key=lambda e: e[0])
+    for t in [100, 105, 400] + list(range(405, 1000, 5)):  # no sample from 105 to 400
+        while i < len(script) and script[i][0] <= t:
+            script[i][1].set(script[i][2])
+            i += 1
+        ev = b.poll(t)
+        while ev is not None:
+            out.append((t, ev))
+            ev = b.get()
+    assert out == [(105, ("press", "A")), (705, ("press", "A"))]
+    assert b.faults() == []
+
+
+def test_at_contact_stuck_chatter_and_rollover_still_work():
+    b, pins = _contact_buttons(5, stuck_ms=5000)
+    out = run(b, [(100, pins[0], 0), (9000, pins[0], 1)], 9500)
+    assert _events(out) == [("press", "A"), ("stuck", "A")]
+    assert out[1][0] == 5100
+    # a contact flipping every 7 ms never settles: one early press at most, then chatter, then
+    # nothing until quiet
+    b, pins = _contact_buttons(5)
+    out = run(b, toggle_script(pins[0], 100, 3000, 7), 3500, step_ms=1)
+    assert _events(out) == [("press", "A"), ("chatter", "A")]
+    assert out[1][0] <= 107 + 200 + 1  # within chatter_ms of the first bounce after the press
+    # flipping every 40 ms: caught by the transition count within two chatter windows (each
+    # window from its first transition holds 5 of them here), then nothing more
+    b, pins = _contact_buttons(5)
+    out = run(b, toggle_script(pins[0], 100, 4000, 40), 6000, step_ms=2)
+    assert [e for _, e in out][-1] == ("chatter", "A")
+    assert _events(out).count(("press", "A")) <= 5
+    assert out[-1][0] <= 100 + 2 * 200 + 10
+    # keypad: a second key pressed while the first is held gives nothing, at contact too
+    k, m = _keypad()
+    k.at_contact(m.keymap, 5)
+    script = [(100, m.switch("5"), 0), (300, m.switch("9"), 0)]
+    script += [(600, m.switch("5"), 1), (700, m.switch("9"), 1)]
+    script += press_script(m.switch("9"), 1000, 100)
+    assert run(k, script, 1500) == [(105, ("press", "5")), (1005, ("press", "9"))]
+
+
+def test_at_contact_bad_contact_ms_rejected():
+    b, _ = _buttons(debounce_ms=30)
+    for bad in (-1, 31):
+        try:
+            b.at_contact(("A",), bad)
+        except ValueError:
+            continue
+        raise AssertionError(bad)
+
+
 def test_wrap_helpers():
     top = 0x3FFFFFFF
     assert wrap_diff(5, top - 4) == 10

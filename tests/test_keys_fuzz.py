@@ -142,3 +142,50 @@ def test_periodic_chatter_sweep_bounded():
                 times = [u for u, _ in run(b, script, 3000, step_ms=1)]
                 worst = max(worst, _worst_second(times))
     assert worst <= MAX_PER_SECOND
+
+
+@SETTINGS
+@given(st.lists(segments, min_size=2, max_size=2), st.sampled_from([1, 2, 5, 10]),
+       st.integers(2, 10), st.integers(0, 0x3FFFFFFF))
+def test_at_contact_keys_any_levels_bounded_events(lives, step, contact, start):
+    # Keys that act on their contact (after contact_ms) stay within the same bound.
+    pins = [FakePin(1) for _ in range(2)]
+    names = ["A", "B"]
+    b = Buttons(pins, names, debounce_ms=30)
+    b.at_contact(names, contact)
+    script = []
+    end = 0
+    for pin, segs in zip(pins, lives):
+        s, t = _script(pin, segs)
+        script += s
+        end = max(end, t)
+    out = run(b, script, end + 2000, step_ms=step, start=start, add=ticks_add)
+    _check(out, names)
+    assert all(e[0] in ("press", "stuck", "chatter") for _, e in out)  # never "long"
+
+
+@SETTINGS
+@given(presses, st.sampled_from([1, 2, 5]), st.integers(0, 0x3FFFFFFF))
+def test_human_presses_at_contact_give_one_press_each(plan, step, start):
+    # Contact bounce under contact_ms (bounces 2 ms apart, contact_ms 5): one press a press, no
+    # sooner than contact_ms after the first contact, and within contact_ms and two polls of the
+    # last bounce (polls can miss bounces); "stuck" past stuck_ms.
+    pin = FakePin(1)
+    b = Buttons([pin], ["K"], debounce_ms=30, long_ms=800, stuck_ms=5000)
+    b.at_contact(["K"], 5)
+    script = []
+    expected = []
+    made = []
+    t = 100
+    for hold, gap, bounces in plan:
+        script += press_script(pin, t, hold, bounces=bounces, bounce_ms=2)
+        expected.append(("press", "K"))
+        made.append((t, t + 4 * bounces))
+        if hold >= 5000:
+            expected.append(("stuck", "K"))
+        t += hold + 4 * bounces + gap
+    out = run(b, script, t + 500, step_ms=step, start=start, add=ticks_add)
+    assert [e for _, e in out] == expected
+    got = [u for u, e in out if e[0] == "press"]
+    for u, (first, last) in zip(got, made):
+        assert first + 5 <= u <= last + 5 + 2 * step

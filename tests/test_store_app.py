@@ -128,7 +128,7 @@ def test_a_soft_restart_after_an_error_resumes_from_the_journal():
         raise RuntimeError("boom")
 
     rig.ctl.key = boom
-    rig.press("A", settle=40)
+    rig.press("A", hold=40, settle=0)  # the key acts 5 ms in; the error shows for 100 ms
     assert rig.runner.error == "RuntimeError"
     rig.run(300)
     assert rig.runner.error is None and rig.runner.restarts == 1

@@ -219,3 +219,25 @@ def test_8_9_ball_match_over_shows_fouls_and_break_and_runs():
     assert rows[5] == "Fouls      0   1" and rows[6] == "Brk&run    1   0", rows
     tr = oled_text(model(m, "tr")).split("\n")
     assert tr[5] == "Faul       0   1" and tr[6] == "Aç-bitir   1   0", tr
+
+
+def _hints_row(md):
+    lines, _, _ = views.render(md, "oled")
+    return lines[-1]  # pyright: ignore[reportIndexIssue]
+
+
+def test_key_hints_follow_their_hints_language_and_width_though_kept():
+    # The hints' lines are kept from one render to the next (views._hint_lines): a change of
+    # the hints (even in the same list), of the language or of the width still shows.
+    hints = [["A", "made"], ["B", "miss"]]
+    md = model(play(new("14.1"), lag(0)), hints=hints)
+    assert _hints_row(md) == "A=Made B=Miss"
+    assert _hints_row(md) == "A=Made B=Miss"
+    hints[1][1] = "foul"  # the same list, changed in place
+    assert _hints_row(md) == "A=Made B=Foul"
+    hints.append(["D", "undo"])
+    assert views._hint_lines(md, 20) == ["A=Made B=Foul D=Undo"]
+    assert views._hint_lines(md, 16) == ["A=Made B=Foul", "D=Undo"]
+    md["lang"] = "tr"
+    tr = _hints_row(md)
+    assert tr.startswith("A=") and "Made" not in tr and "Foul" not in tr, tr

@@ -53,3 +53,14 @@ def test_only_the_language_on_screen_is_loaded():
     for name in ("lang_en", "lang_tr"):  # the text is kept; the modules are let go
         assert "firmware." + name not in sys.modules and name not in firmware.__dict__
     assert lang.t("xx", "made") == "Made"  # an unknown language shows English
+
+
+def test_the_english_text_is_bytes_and_its_texts_come_out_as_str():
+    # English is kept as UTF-8 bytes (found and sliced by offsets: fast lookups); its texts,
+    # the one beyond ASCII too, come out as str like the Turkish ones.
+    text = lang._text("en")
+    assert isinstance(text, bytes)
+    for code in lang.LANGS:
+        assert lang.t(code, "v_tr") == "Türkçe" and lang.t(code, "v_en") == "English"
+        assert lang.has("v_tr", code)
+    assert lang.t("en", "made") == "Made" and isinstance(lang.t("en", "mode_rackq"), str)

@@ -288,3 +288,33 @@ def test_the_wall_brightness_is_set_from_the_keypad_and_kept(machine, tmp_path):
     # a board without a wall panel shows no such row
     plain = new_controller("keypad", "en", "9ball")
     assert "bright" not in [it[0] for it in plain.model()["items"]]
+
+
+def test_the_display_is_rendered_and_sent_before_the_wall_panel(monkeypatch):
+    # Press to pixels: the display's screen is rendered and goes out first, the wall panel's
+    # view is rendered and its frame (8 ms on the wire for 32x8 NeoPixels) sent after it, in
+    # the same pass.
+    from firmware import app
+
+    s = sim.Sim("oled", "keypad", "en", "14.1", "neopixel")
+    start(s)
+    order = []
+    hw = s.runner.app.hw
+    for name, dev in (("display", hw.display), ("wall", hw.wall)):
+        real = dev.show
+
+        def spy(*a, real=real, name=name):
+            order.append(name)
+            return real(*a)
+
+        dev.show = spy
+    render = views.render
+
+    def spy_render(m, kind):
+        order.append("render " + kind)
+        return render(m, kind)
+
+    monkeypatch.setattr(app.views, "render", spy_render)
+    s.press("A")
+    assert order == ["render oled", "display", "render wall", "wall"]
+    assert s.wall_reading()["a"] == "1"

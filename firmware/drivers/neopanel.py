@@ -5,6 +5,8 @@
 # to bottom; in each the strip runs along columns (cols=True, as 8x32 panels are wired) or rows
 # (16x16 panels), zigzag (serpentine) or every line the same way, from the top left corner
 # (flip_x: from the right, flip_y: from the bottom).
+from array import array
+
 from firmware.drivers.wall import COLOURS, Wall, frame
 
 
@@ -24,6 +26,12 @@ class NeoPanel(Wall):
         self._frames = (frame(width, height, False), frame(width, height, False))
         self._k = 0  # the frame drawn next; the other one is on the panel
         self._pal = bytearray(9 * self.bpp)  # palette in the strip's byte order, at the level
+        # the strip position of each frame pixel (row by row), worked out once: index() for
+        # each changed pixel of each frame took milliseconds on a board
+        n = width * height
+        self._pos = array("H", range(n))
+        for i in range(n):
+            self._pos[i] = self.index(i % width, i // width)
         self._valid = False
         self.level = 0
         self.brightness(brightness)
@@ -75,16 +83,19 @@ class NeoPanel(Wall):
         nb = self.np.buf
         pal = self._pal
         bpp = self.bpp
-        w = self.width
+        pos = self._pos
         n = 0
         for i in range(len(buf)):
             c = buf[i]
-            if valid and c == prev[i]:
+            if c == prev[i] and valid:
                 continue
-            o = self.index(i % w, i // w) * bpp
+            o = pos[i] * bpp
             c *= bpp
-            for k in range(bpp):
-                nb[o + k] = pal[c + k]
+            nb[o] = pal[c]
+            nb[o + 1] = pal[c + 1]
+            nb[o + 2] = pal[c + 2]
+            if bpp == 4:
+                nb[o + 3] = pal[c + 3]
             n += 1
         self.np.write()
         self._k = 1 - self._k

@@ -37,8 +37,9 @@ _SET_PAGE_ADDR = const(0x22)
 
 class Oled:
     # disp: a FrameBuffer-like display (ssd1306.SSD1306_I2C, sh1106.SH1106_I2C, ...): it needs
-    # fill_rect, text, blit, pixel and show; partial updates use show_pages(p0, p1) when the display
-    # has it, else the SSD1306 column/page window through write_cmd/write_data.
+    # fill_rect, text, blit, pixel and show; partial updates use show_pages(p0, p1, x0, x1) when
+    # the display has it, else the SSD1306 column/page window through its i2c and addr (one
+    # transaction of commands, one of data); without either a change sends the whole frame.
     def __init__(self, disp, width=0, height=0, partial=True):
         self.disp = disp
         self.width = width or disp.width
@@ -47,6 +48,7 @@ class Oled:
         self.rows = self.height // 8  # 8 on 128x64
         self.partial = partial
         self._keys = [""] * self.rows  # the text each row shows now
+        self._bytes = [b""] * self.rows  # ... as UTF-8 (what a change is compared with)
         # ... and how: 0 unknown, 1 plain, 2 inverse, +4 big, 8 the lower half of a big row
         # (kept apart from the text, so comparing makes no new string)
         self._mode = bytearray(self.rows)
@@ -54,6 +56,10 @@ class Oled:
         self._gfb = framebuf.FrameBuffer(self._gbuf, 8, 8, framebuf.MONO_VLSB)
         self._bbuf = bytearray(32)  # one glyph at double size, 16x16, blitted whole
         self._bfb = framebuf.FrameBuffer(self._bbuf, 16, 16, framebuf.MONO_VLSB)
+        # the window command of the SSD1306, sent in one transaction: control byte 0 (a run of
+        # commands), column address x0 x1, page address p0 p1
+        self._win = bytearray(b"\x00\x21\x00\x7f\x22\x00\x07")
+        self._run = [0, -1, 0, 0]  # pages p0..p1, pixel columns x0..x1 waiting to be sent
 
     def invalidate(self):
         # Forget what is on the panel: the next show() redraws every row.
@@ -65,6 +71,7 @@ class Oled:
         self.disp.show()
         for i in range(self.rows):
             self._keys[i] = ""
+            self._bytes[i] = b""
             self._mode[i] = 1
 
     def show(self, lines, big=(), inverse=()):
@@ -72,12 +79,17 @@ class Oled:
         # big: indexes of rows drawn at double size (8 chars); such a row also covers the next one,
         # whose entry in lines is ignored. inverse: indexes of rows drawn light on dark.
         # Returns how many text rows were redrawn (0: nothing was sent to the panel).
+        # A row drawn as before whose old and new text are both ASCII is redrawn and sent only
+        # from its first to its last changed character (a made ball changes a digit or two of a
+        # few rows: the bus carries a tenth of the bytes whole rows took).
         rows = self.rows
         keys = self._keys
+        enc = self._bytes
         mode = self._mode
+        run = self._run
+        run[0] = 0
+        run[1] = -1
         changed = 0
-        lo = rows
-        hi = -1
         i = 0
         while i < rows:
             text = lines[i] if i < len(lines) else ""
@@ -88,64 +100,126 @@ class Oled:
                 m += 4
                 span = 2
             if keys[i] != text or mode[i] != m or (span == 2 and mode[i + 1] != 8):
-                self._draw_row(i, text, span, inv)
+                b = text.encode()
+                n = self.cols // span
+                old = enc[i]
+                if (mode[i] != m or (span == 2 and mode[i + 1] != 8) or len(b) != len(text)
+                        or len(old) != len(keys[i])):
+                    old = None  # drawn otherwise before, or not ASCII: the whole row
+                cw = 8 * span
+                k = 0
+                while k < n:
+                    # the next run of changed characters from k (the whole row if it can't
+                    # be compared; nothing if it looks the same: trailing spaces, or past the
+                    # edge)
+                    k0, k1 = (k, n) if old is None else _diff(old, b, n, k, 4 // span)
+                    if k1 <= k0:
+                        break
+                    if k == 0:
+                        changed += span
+                    self._draw_row(i, text, b, span, inv, k0, k1)
+                    self._add(i, i + span - 1, k0 * cw, k1 * cw - 1)
+                    k = k1
                 keys[i] = text
+                enc[i] = b
                 mode[i] = m
                 if span == 2:
                     keys[i + 1] = ""
+                    enc[i + 1] = b""
                     mode[i + 1] = 8
-                changed += span
-                if i < lo:
-                    lo = i
-                hi = i + span - 1
-            elif hi >= lo:
-                self._flush(lo, hi)  # a run of changed rows ended
-                lo = rows
-                hi = -1
             i += span
-        if hi >= lo:
-            self._flush(lo, hi)
+        self._send()
         if changed and not self.partial:
             self.disp.show()
         return changed
 
-    def _flush(self, p0, p1):
-        # Send pages p0..p1 (text rows) of the frame buffer to the panel.
+    def _add(self, p0, p1, x0, x1):
+        # Pages p0..p1, columns x0..x1 to send: joined to the waiting window when they continue
+        # it and the window over both (their columns' union) sends at most 32 bytes more than
+        # the two would (what a window's two transactions more take), else that window goes
+        # out first.
+        r = self._run
+        if r[1] >= r[0]:
+            if r[1] + 1 == p0:
+                u0 = min(x0, r[2])
+                u1 = max(x1, r[3])
+                if (u1 - u0 + 1) * (p1 - r[0] + 1) - (r[3] - r[2] + 1) * (r[1] - r[0] + 1) - (
+                        x1 - x0 + 1) * (p1 - p0 + 1) <= 32:
+                    r[1] = p1
+                    r[2] = u0
+                    r[3] = u1
+                    return
+            self._send()
+        r[0] = p0
+        r[1] = p1
+        r[2] = x0
+        r[3] = x1
+
+    def _send(self):
+        # Send the waiting window of the frame buffer to the panel.
+        run = self._run
+        p0 = run[0]
+        p1 = run[1]
+        if p1 < p0:
+            return
+        run[1] = p0 - 1
+        x0 = run[2]
+        x1 = run[3]
         d = self.disp
         if not self.partial:
             return
         f = getattr(d, "show_pages", None)
         if f is not None:
-            f(p0, p1)
+            f(p0, p1, x0, x1)
             return
-        if not (hasattr(d, "write_cmd") and hasattr(d, "buffer")):
+        i2c = getattr(d, "i2c", None)
+        if i2c is None:
             d.show()
             return
         w = self.width
-        x0 = (128 - w) // 2 if w < 128 else 0
-        for c in (_SET_COL_ADDR, x0, x0 + w - 1, _SET_PAGE_ADDR, p0, p1):
-            d.write_cmd(c)
-        d.write_data(memoryview(d.buffer)[p0 * w : (p1 + 1) * w])
+        off = (128 - w) // 2 if w < 128 else 0
+        win = self._win
+        win[2] = off + x0
+        win[3] = off + x1
+        win[5] = p0
+        win[6] = p1
+        i2c.writeto(d.addr, win)
+        # then each page's part, in one transaction
+        mv = memoryview(d.buffer)
+        v = [b"\x40"]  # type: list
+        for p in range(p0, p1 + 1):
+            v.append(mv[p * w + x0 : p * w + x1 + 1])
+        i2c.writevto(d.addr, v)
 
-    def _draw_row(self, row, text, span, inv):
-        # Draw text in text row `row` (span 2: at double size over two rows). The text is walked
-        # by its UTF-8 bytes: indexing or iterating a str would make each character shown a name
-        # the VM interns for good (and a small heap's pool of names grows by 4.6 KB past 620).
-        # Runs of plain ASCII go through fb.text in one call; other letters are blitted.
+    def _draw_row(self, row, text, b, span, inv, k0, k1):
+        # Draw text (b: its UTF-8) in text row `row` (span 2: at double size over two rows),
+        # its characters k0..k1-1 only (k0 > 0 only for ASCII text). The text is walked by its UTF-8 bytes:
+        # indexing or iterating a str would make each character shown a name the VM interns
+        # for good (and a small heap's pool of names grows by 4.6 KB past 620). Runs of plain
+        # ASCII go through fb.text in one call; other letters are blitted; big spaces are left
+        # blank.
         d = self.disp
         fg = 0 if inv else 1
         y = row * 8
-        d.fill_rect(0, y, self.width, 8 * span, 1 - fg)
-        b = text.encode()
-        nb = len(b)
+        cw = 8 * span
         cols = self.cols // span
-        i = 0  # byte index
-        k = 0  # column: character index
-        run = 0  # column where the pending ASCII run began
-        while i < nb and k < cols:
+        if k1 > cols:
+            k1 = cols
+        d.fill_rect(k0 * cw, y, (k1 - k0) * cw, 8 * span, 1 - fg)
+        nb = len(b)
+        # ASCII (one byte a character): one call, no walk through its bytes (a control
+        # character, which no view makes, then shows as the font's block, not "?")
+        if span == 1 and nb == len(text):
+            if nb > k0:
+                d.text(text[k0:k1] if k0 or nb > k1 else text, k0 * 8, y, fg)
+            return
+        i = k0  # byte index
+        k = k0  # column: character index
+        run = k0  # column where the pending ASCII run began
+        while i < nb and k < k1:
             c = b[i]
             if 0x20 <= c < 0x7F:
-                if span == 2:
+                if span == 2 and c != 0x20:
                     self._gfb.fill(0)
                     self._gfb.text(text[k:k + 1], 0, 0, 1)
                     self._big(k, y, fg)
@@ -198,3 +272,36 @@ class Oled:
             return
         self._gfb.fill(0)
         self._gfb.text("?", 0, 0, 1)
+
+
+def _diff(old, new, cols, k, gap):
+    # (k0, k1): the next run of changed character columns at or after k, of the first cols,
+    # of two ASCII texts (as bytes): it ends where gap columns in a row are unchanged (a
+    # window of its own costs two I2C transactions more, on the virtual Pico about what 32
+    # bytes more take: 4 columns of a row, 2 of a big one). A missing character counts as a
+    # space (a row is cleared to blank before its text is drawn). (cols, cols) when nothing
+    # more changed. Allocates nothing but the pair.
+    n0 = len(old)
+    n1 = len(new)
+    if n0 > cols:
+        n0 = cols
+    if n1 > cols:
+        n1 = cols
+    n = n0 if n0 > n1 else n1
+    k0 = -1
+    same = 0
+    while k < n:
+        a = old[k] if k < n0 else 0x20
+        c = new[k] if k < n1 else 0x20
+        if a != c:
+            if k0 < 0:
+                k0 = k
+            same = 0
+        elif k0 >= 0:
+            same += 1
+            if same == gap:
+                return k0, k + 1 - gap
+        k += 1
+    if k0 < 0:
+        return cols, cols
+    return k0, n - same
