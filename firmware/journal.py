@@ -328,7 +328,7 @@ class Journal:
         try:
             os.rmdir(d)
         except OSError:  # a file moved aside at open() (NAME.bad) is still there
-            _drop(d)
+            remove_tree(d)
 
     def _copy(self, path, out):
         # Copy file path to out if it holds _R whole lines and is shorter than littlefs's inline
@@ -482,7 +482,7 @@ class Journal:
         folders = _ints(names, "e")
         for n in folders:  # the rename was done; the copied folder had not gone yet
             if n in packs:
-                _drop("%s/e%d" % (root, n))
+                remove_tree("%s/e%d" % (root, n))
         folders = [n for n in folders if n not in packs]
         self.head = -1
         self.depth = 0
@@ -531,11 +531,18 @@ class Journal:
             os.rename(path + ".tmp", path)
 
 
-def _drop(d):
-    # Remove folder d and its files.
-    for name in os.listdir(d):
-        os.remove(d + "/" + name)
-    os.rmdir(d)
+def remove_tree(path):
+    # Remove a file, or a folder and all it holds (nothing if it is not there).
+    try:
+        st = os.stat(path)
+    except OSError:
+        return
+    if st[0] & 0x4000:
+        for name in os.listdir(path):
+            remove_tree(path + "/" + name)
+        os.rmdir(path)
+    else:
+        os.remove(path)
 
 
 def _exists(path):

@@ -9,7 +9,7 @@
 import json
 import os
 
-from firmware.journal import Journal, _exists, _ints, _mkdir
+from firmware.journal import Journal, _exists, _ints, _mkdir, remove_tree
 
 try:
     from micropython import const
@@ -61,19 +61,6 @@ def validate(data):
         out["p1"], out["p2"] = "P1", "P2"
         problem = problem or "p2"
     return out, problem
-
-
-def remove_tree(path):
-    try:
-        st = os.stat(path)
-    except OSError:
-        return
-    if st[0] & 0x4000:
-        for name in os.listdir(path):
-            remove_tree(path + "/" + name)
-        os.rmdir(path)
-    else:
-        os.remove(path)
 
 
 class Store:
