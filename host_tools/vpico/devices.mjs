@@ -26,8 +26,81 @@ const PAGES = 8;
 // What the SSD1306 (periph.mjs) and the SH1106 share: an I2C write is a control byte (Co: one
 // byte, then another control byte; D/C: data or commands), then data bytes (this.data(b)) or
 // command bytes, each opcode followed by its argument bytes (this.argc: how many each takes),
-// then this.apply(op, args).
+// then this.apply(op, args); and the panel: a width x height glass over a RAM ramW columns wide
+// whose column colOffset is the glass's first (SH1106: 132 and 2; SSD1306: 128 and 0).
 export class OledI2c {
+  constructor(width, height, ramW, colOffset) {
+    this.width = width;
+    this.height = height;
+    this.ramW = ramW;
+    this.colOffset = colOffset;
+    this.ram = new Uint8Array(ramW * PAGES);
+  }
+
+  // The reset state both controllers share (each sets its contrast and the rest of its own).
+  powerOn() {
+    this.ram.fill(0);
+    this.on = false;
+    this.inverse = false;
+    this.entireOn = false;
+    this.mode = 2; // page addressing
+    this.col = 0;
+    this.page = 0;
+    this.startLine = 0;
+    this.offset = 0;
+    this.segRemap = false;
+    this.comRev = false;
+    this.op = -1; // command waiting for argument bytes
+    this.args = [];
+    this.ctrl = true; // next byte is a control byte
+    this.dc = 0;
+    this.co = 0;
+    this.cmds = 0;
+    this.unknown = 0;
+  }
+
+  status() {
+    return this.on ? 0x00 : 0x40; // D6: display off
+  }
+
+  ramPixel(col, row) {
+    return (this.ram[(row >> 3) * this.ramW + col] >> (row & 7)) & 1;
+  }
+
+  // What the panel shows at (x, y), for a module mounted the usual way: the micropython-lib
+  // drivers' A1 (segment remap) and C8 (COM scan from COM63) give the RAM's own orientation;
+  // A0 / C0 mirror it.
+  panelPixel(x, y) {
+    if (!this.on) return 0; // display off: a dark panel
+    if (this.entireOn) return 1;
+    const cx = this.segRemap ? x + this.colOffset : this.ramW - 1 - this.colOffset - x;
+    let row = this.comRev ? y : this.height - 1 - y;
+    row = (row + this.startLine + this.offset) & 63;
+    const p = this.ramPixel(cx, row);
+    return this.inverse ? p ^ 1 : p;
+  }
+
+  lit() {
+    let n = 0;
+    for (let i = 0; i < this.ram.length; i++) {
+      let v = this.ram[i];
+      while (v) { n += v & 1; v >>= 1; }
+    }
+    return n;
+  }
+
+  text(raw) {
+    const lines = [];
+    for (let y = 0; y < this.height; y++) {
+      let s = '';
+      for (let x = 0; x < this.width; x++) {
+        s += (raw ? this.ramPixel(x + this.colOffset, y) : this.panelPixel(x, y)) ? '#' : '.';
+      }
+      lines.push(s);
+    }
+    return lines;
+  }
+
   // one I2C write transaction addressed to us: start(), byte()..., stop()
   start() {
     this.ctrl = true;
@@ -75,37 +148,15 @@ const SH_ARGS = { 0x81: 1, 0xa8: 1, 0xad: 1, 0xd3: 1, 0xd5: 1, 0xd9: 1, 0xda: 1,
 
 export class SH1106 extends OledI2c {
   constructor(width = 128, height = 64) {
-    super();
+    super(width, height, 132, 2);
     this.argc = SH_ARGS;
     this.kind = 'sh1106';
-    this.width = width;
-    this.height = height;
-    this.ramW = 132;
-    this.colOffset = 2;
-    this.ram = new Uint8Array(this.ramW * PAGES);
     this.powerOn();
   }
 
   powerOn() {
-    this.ram.fill(0);
-    this.on = false;
+    super.powerOn(); // page addressing is its only mode
     this.contrast = 0x80;
-    this.inverse = false;
-    this.entireOn = false;
-    this.col = 0;
-    this.page = 0;
-    this.startLine = 0;
-    this.offset = 0;
-    this.segRemap = false;
-    this.comRev = false;
-    this.op = -1;
-    this.args = [];
-    this.ctrl = true;
-    this.dc = 0;
-    this.co = 0;
-    this.cmds = 0;
-    this.unknown = 0;
-    this.mode = 2; // page addressing, the only one (for stats)
   }
 
   data(b) {
@@ -132,45 +183,6 @@ export class SH1106 extends OledI2c {
       case 0xe0: case 0xee: case 0xe3: return; // read-modify-write, end, NOP
     }
     this.unknown++; // not an SH1106 command (SSD1306 ones: 0x20-0x22, 0x8D...): ignored
-  }
-
-  status() {
-    return this.on ? 0x00 : 0x40;
-  }
-
-  ramPixel(col, row) {
-    return (this.ram[(row >> 3) * this.ramW + col] >> (row & 7)) & 1;
-  }
-
-  panelPixel(x, y) {
-    if (!this.on) return 0;
-    if (this.entireOn) return 1;
-    const cx = this.segRemap ? x + this.colOffset : this.ramW - 1 - this.colOffset - x;
-    let row = this.comRev ? y : this.height - 1 - y;
-    row = (row + this.startLine + this.offset) & 63;
-    const p = this.ramPixel(cx, row);
-    return this.inverse ? p ^ 1 : p;
-  }
-
-  lit() {
-    let n = 0;
-    for (let i = 0; i < this.ram.length; i++) {
-      let v = this.ram[i];
-      while (v) { n += v & 1; v >>= 1; }
-    }
-    return n;
-  }
-
-  text(raw) {
-    const lines = [];
-    for (let y = 0; y < this.height; y++) {
-      let s = '';
-      for (let x = 0; x < this.width; x++) {
-        s += (raw ? this.ramPixel(x + this.colOffset, y) : this.panelPixel(x, y)) ? '#' : '.';
-      }
-      lines.push(s);
-    }
-    return lines;
   }
 }
 

@@ -63,40 +63,22 @@ const ARGS = {
 
 export class SSD1306 extends OledI2c {
   constructor() {
-    super();
+    super(W, H, W, 0);
     this.argc = ARGS;
-    this.ram = new Uint8Array(W * PAGES);
     this.powerOn();
   }
 
   powerOn() {
     // The reset state of the datasheet (GDDRAM: what a fresh panel holds, random; zeros here).
-    this.ram.fill(0);
-    this.on = false;
+    super.powerOn();
     this.contrast = 0x7f;
-    this.inverse = false;
-    this.entireOn = false;
-    this.mode = 2; // page addressing
     this.colStart = 0;
     this.colEnd = W - 1;
     this.pageStart = 0;
     this.pageEnd = PAGES - 1;
-    this.col = 0;
-    this.page = 0;
-    this.startLine = 0;
-    this.offset = 0;
     this.mux = 63;
-    this.segRemap = false;
-    this.comRev = false;
     this.chargePump = false;
     this.scrolling = false;
-    this.op = -1; // command waiting for argument bytes
-    this.args = [];
-    this.ctrl = true; // next byte is a control byte
-    this.dc = 0;
-    this.co = 0;
-    this.cmds = 0;
-    this.unknown = 0;
   }
 
   data(b) {
@@ -153,46 +135,6 @@ export class SSD1306 extends OledI2c {
     if (op <= 0x0f) { this.col = (this.col & 0x70) | op; this.pageModeCol = this.col; return; }
     if (op <= 0x1f) { this.col = ((op & 7) << 4) | (this.col & 0x0f); this.pageModeCol = this.col; return; }
     this.unknown++;
-  }
-
-  status() {
-    return this.on ? 0x00 : 0x40; // D6: display off
-  }
-
-  ramPixel(x, y) {
-    return (this.ram[(y >> 3) * W + x] >> (y & 7)) & 1;
-  }
-
-  // What the panel shows at (x, y), for a module mounted the usual way: the micropython-lib
-  // driver's A1 (segment remap) and C8 (COM scan from COM63) give the RAM's own orientation;
-  // A0 / C0 mirror it.
-  panelPixel(x, y) {
-    if (!this.on) return 0; // display off: a dark panel
-    if (this.entireOn) return 1;
-    const rx = this.segRemap ? x : W - 1 - x;
-    let row = this.comRev ? y : H - 1 - y;
-    row = (row + this.startLine + this.offset) & 63;
-    const p = this.ramPixel(rx, row);
-    return this.inverse ? p ^ 1 : p;
-  }
-
-  lit() {
-    let n = 0;
-    for (let i = 0; i < this.ram.length; i++) {
-      let v = this.ram[i];
-      while (v) { n += v & 1; v >>= 1; }
-    }
-    return n;
-  }
-
-  text(raw) {
-    const lines = [];
-    for (let y = 0; y < H; y++) {
-      let s = '';
-      for (let x = 0; x < W; x++) s += (raw ? this.ramPixel(x, y) : this.panelPixel(x, y)) ? '#' : '.';
-      lines.push(s);
-    }
-    return lines;
   }
 
   png(scale = 4) {
