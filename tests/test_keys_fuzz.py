@@ -30,6 +30,17 @@ def _script(pin, segs):
     return out, t
 
 
+def _scripts(lives):
+    # Each (pin, segments) pair's script, merged: (the script, when the last one ends).
+    script = []
+    end = 0
+    for pin, segs in lives:
+        s, t = _script(pin, segs)
+        script += s
+        end = max(end, t)
+    return script, end
+
+
 def _worst_second(times):
     worst = 0
     for i in range(len(times)):
@@ -62,12 +73,7 @@ def test_buttons_any_levels_bounded_events(lives, step, debounce, start):
     pins = [FakePin(1) for _ in range(4)]
     names = ["A", "B", "C", "D"]
     b = Buttons(pins, names, debounce_ms=debounce)
-    script = []
-    end = 0
-    for pin, segs in zip(pins, lives):
-        s, t = _script(pin, segs)
-        script += s
-        end = max(end, t)
+    script, end = _scripts(zip(pins, lives))
     out = run(b, script, end + 2000, step_ms=step, start=start, add=ticks_add)
     _check(out, names)
     assert b.dropped == 0
@@ -81,12 +87,7 @@ def test_buttons_any_levels_bounded_events(lives, step, debounce, start):
 def test_keypad_any_levels_bounded_events(lives, step):
     m = FakeMatrix()
     k = Keypad(m.rows, m.cols)
-    script = []
-    end = 0
-    for idx, segs in lives:
-        s, t = _script(m.switch(m.keymap[idx]), segs)
-        script += s
-        end = max(end, t)
+    script, end = _scripts((m.switch(m.keymap[idx]), segs) for idx, segs in lives)
     out = run(k, script, end + 2000, step_ms=step)
     _check(out, list(m.keymap))
     assert m.multi_low == 0
@@ -153,12 +154,7 @@ def test_at_contact_keys_any_levels_bounded_events(lives, step, contact, start):
     names = ["A", "B"]
     b = Buttons(pins, names, debounce_ms=30)
     b.at_contact(names, contact)
-    script = []
-    end = 0
-    for pin, segs in zip(pins, lives):
-        s, t = _script(pin, segs)
-        script += s
-        end = max(end, t)
+    script, end = _scripts(zip(pins, lives))
     out = run(b, script, end + 2000, step_ms=step, start=start, add=ticks_add)
     _check(out, names)
     assert all(e[0] in ("press", "stuck", "chatter") for _, e in out)  # never "long"
