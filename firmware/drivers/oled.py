@@ -58,7 +58,7 @@ class Oled:
         self._bfb = framebuf.FrameBuffer(self._bbuf, 16, 16, framebuf.MONO_VLSB)
         # the window command of the SSD1306, sent in one transaction: control byte 0 (a run of
         # commands), column address x0 x1, page address p0 p1
-        self._win = bytearray(b"\x00\x21\x00\x7f\x22\x00\x07")
+        self._win = bytearray((0, _SET_COL_ADDR, 0, 0x7F, _SET_PAGE_ADDR, 0, 7))
         self._run = [0, -1, 0, 0]  # pages p0..p1, pixel columns x0..x1 waiting to be sent
 
     def invalidate(self):
