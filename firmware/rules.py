@@ -331,7 +331,9 @@ def apply(s, ev):
     if t == "new":
         if s is not None:
             raise Refused("O1", "match_on")
-        return new_state(ev)
+        s = new_state(ev)
+        _game(s["game"])  # its shot rules loaded now, not while the break's key waits for them
+        return s
     if s is None:
         raise Refused("O1", "no_match")
     if s["winner"] is not None:

@@ -462,40 +462,9 @@ def _game_screen(model, w, h):
         return lines, big, inv
     if h >= 8 and st["winner"] is not None:
         return _over_oled(model, w)
-    info = note + _info(model, w)
     if h >= 8:
-        # the OLED: the scores at double size over rows 0-1, the names row, then alerts and game
-        # lines, key hints at the bottom; the two player rows instead when the alerts need the
-        # room (every alert keeps at least its row)
-        head = [_big_scores(model), "", _names_row(model, w)]
-        tags = _tags_row(model, w)
-        if tags:
-            head.append(tags)
-        room = h - 1 - len(head)
-        al, ai = _place(alerts, room)
-        if len(al) == sum([len(a[0]) for a in alerts]):  # every alert whole: room for big
-            lines = head
-            big.append(0)
-            if st["game"] == "14.1":   # the targets where the rack number was
-                s = model.get("s")
-                t = s["target"] if s else (0, 0)
-                info[len(note)] = fit(_tx(model, "balls", st["balls_left"]),
-                              "/%d" % t[0] if t[0] == t[1] else "%d/%d" % (t[0], t[1]), w)
-        else:
-            al, ai = _place(alerts, h - 3)
-            lines = [_player_row(model, 0, w), _player_row(model, 1, w)]
-        lines.extend(info[:h - 1 - len(lines) - len(al)])
-        base = len(lines)
-        lines.extend(al)
-        for k in ai:
-            inv.append(base + k)
-        # key hints at the bottom, taking blank rows above the last one when they need more
-        hl = _hint_lines(model, w) or [""]
-        hl = hl[:h - len(lines)]
-        while len(lines) + len(hl) < h:
-            lines.append("")
-        lines.extend(hl)
-        return _cut(lines, w, h), big, inv
+        return _oled_play(model, w, h, alerts, note)
+    info = note + _info(model, w)
     lines = [_player_row(model, 0, w), _player_row(model, 1, w)]
     body = h - 2
     al, ai = _place(alerts, body)
@@ -509,6 +478,47 @@ def _game_screen(model, w, h):
         for k in ai:
             inv.append(base + k)
     return _cut(lines, w, h), big, inv
+
+
+def _oled_play(model, w, h, alerts, note):
+    # The OLED in play: the scores at double size over rows 0-1, the names row, the game lines,
+    # then the note, the alerts and the players' tags row, the key hints at the bottom; the two
+    # player rows instead of the scores when the alerts need the room (every alert keeps at
+    # least its row). The game lines keep their rows while a note, an alert or a foul's tag
+    # comes and goes below them: a foul redraws those rows, not every line under a new one (a
+    # key waits for the screen's bytes on the bus).
+    st = model["state"]
+    tags = _tags_row(model, w)
+    tail = [tags] if tags else []
+    al, ai = _place(alerts, h - 4 - len(tail))
+    big = []
+    game = _info(model, w)
+    if len(al) == sum([len(a[0]) for a in alerts]):  # every alert whole: room for big
+        lines = [_big_scores(model), "", _names_row(model, w)]
+        big.append(0)
+        if st["game"] == "14.1":   # the targets where the rack number was
+            s = model.get("s")
+            t = s["target"] if s else (0, 0)
+            game[0] = fit(_tx(model, "balls", st["balls_left"]),
+                          "/%d" % t[0] if t[0] == t[1] else "%d/%d" % (t[0], t[1]), w)
+    else:
+        al, ai = _place(alerts, h - 3)
+        lines = [_player_row(model, 0, w), _player_row(model, 1, w)]
+        tail = []
+    keep = h - 1 - len(lines) - len(al) - len(tail)
+    note = note[:keep]
+    lines.extend(game[:keep - len(note)])
+    lines.extend(note)
+    base = len(lines)
+    lines.extend(al)
+    lines.extend(tail)
+    # key hints at the bottom, taking blank rows above the last one when they need more
+    hl = _hint_lines(model, w) or [""]
+    hl = hl[:h - len(lines)]
+    while len(lines) + len(hl) < h:
+        lines.append("")
+    lines.extend(hl)
+    return _cut(lines, w, h), big, [base + k for k in ai]
 
 
 def _big_scores(model):

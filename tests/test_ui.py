@@ -425,8 +425,9 @@ def test_E11_the_screen_says_when_a_player_is_on_the_8():
         c = Controller("keypad", lang, "8ball")
         c.resume(a_cleared().events)  # A's solids are down: the 8 is A's ball
         rows = views.render(c.model(), "oled")[0]  # pyright: ignore
-        # under the big scores and the names: each player's group tag on their side
-        a, b = rows[3][:8], rows[3][8:]  # pyright: ignore
+        # above the key hints, under the game lines (which keep their rows while tags come
+        # and go): each player's group tag on their side
+        a, b = rows[-2][:8], rows[-2][8:]  # pyright: ignore
         assert on8 in a and solids not in a, rows
         assert stripes in b, rows  # B still has stripes to make
         lcd = views.render(c.model(), "lcd20")
