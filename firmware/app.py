@@ -15,7 +15,7 @@ except ImportError:
     const = lambda x: x  # noqa: E731
 
 _ERROR_MS = const(2000)  # how long the error screen stays before the restart (< watchdog timeout)
-_PERIOD_MS = const(5)  # loop period: key sampling rate (debounce needs a few samples)
+_PERIOD_MS = const(2)  # loop period: key sampling rate (contact_ms 4 is seen by 3 samples)
 
 _WORDS = {"en": ("ERROR", "restarting"), "tr": ("HATA", "yeniden başlıyor")}
 

@@ -211,9 +211,9 @@ def test_error_screens_fit(kind):
 
 
 def test_run_sleeps_what_each_pass_left_of_its_period():
-    # The keys are sampled every period_ms (5), however long a pass takes: run() sleeps the
+    # The keys are sampled every period_ms (2), however long a pass takes: run() sleeps the
     # rest of the period, and not at all after a pass longer than it.
-    for step, want in ((2, 3), (9, 0)):
+    for step, want in ((1, 1), (3, 0)):
         clock = [0]
         sleeps = []
 

@@ -84,19 +84,32 @@ class NeoPanel(Wall):
         pal = self._pal
         bpp = self.bpp
         pos = self._pos
+        npx = len(pos)
         n = 0
-        for i in range(len(buf)):
-            c = buf[i]
-            if c == prev[i] and valid:
+        for j in range(len(buf)):
+            # the frame is 32-bit words of four pixels (the first in the low byte): an unchanged
+            # word is one step
+            w = buf[j]
+            pw = prev[j]
+            if w == pw and valid:
                 continue
-            o = pos[i] * bpp
-            c *= bpp
-            nb[o] = pal[c]
-            nb[o + 1] = pal[c + 1]
-            nb[o + 2] = pal[c + 2]
-            if bpp == 4:
-                nb[o + 3] = pal[c + 3]
-            n += 1
+            i = j * 4
+            for _ in range(4):
+                if i >= npx:
+                    break
+                c = w & 255
+                if c != pw & 255 or not valid:
+                    o = pos[i] * bpp
+                    c *= bpp
+                    nb[o] = pal[c]
+                    nb[o + 1] = pal[c + 1]
+                    nb[o + 2] = pal[c + 2]
+                    if bpp == 4:
+                        nb[o + 3] = pal[c + 3]
+                    n += 1
+                w >>= 8
+                pw >>= 8
+                i += 1
         self.np.write()
         self._k = 1 - self._k
         self._valid = True

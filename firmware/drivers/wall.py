@@ -10,6 +10,8 @@
 # Marker column: full = shooting, ball in hand = another colour (mono: every other row, blinking),
 # winner = gold (mono: blinking). Two-foul warning: two dashes in the foul-mark column (red;
 # mono: blinking) and, in colour, the warned player's digits red.
+from array import array
+
 import framebuf
 
 from firmware.keys import ticks_diff
@@ -248,9 +250,11 @@ class Wall:
 
 
 def frame(width, height, mono):
-    # (bytearray, FrameBuffer) for one frame of a width x height panel.
+    # (buffer, FrameBuffer) for one frame of a width x height panel: mono, a bytearray; colour,
+    # an array of 32-bit words, four GS8 pixels each (the NeoPixel driver compares two frames a
+    # word at a time: a quarter of the steps of a byte loop)
     if mono:
         buf = bytearray((width + 7) // 8 * height)
         return buf, framebuf.FrameBuffer(buf, width, height, framebuf.MONO_HLSB)
-    buf = bytearray(width * height)
+    buf = array("I", bytearray((width * height + 3) // 4 * 4))
     return buf, framebuf.FrameBuffer(buf, width, height, framebuf.GS8)

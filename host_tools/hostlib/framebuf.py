@@ -76,14 +76,14 @@ class FrameBuffer:
     def __init__(self, buf, width, height, format, stride=None):
         if format not in (MONO_VLSB, MONO_HLSB, MONO_HMSB, GS8):
             raise ValueError("invalid format")
-        self._buf = buf
+        self._buf = memoryview(buf).cast("B")  # its bytes, as MicroPython's framebuf sees any buffer
         self.width = width
         self.height = height
         self._format = format
         self._stride = width if stride is None else stride
         if format == MONO_HLSB or format == MONO_HMSB:
             self._stride = (self._stride + 7) & ~7
-        if len(memoryview(buf)) < self._size():
+        if len(self._buf) < self._size():
             raise ValueError("buffer too small")
 
     def _size(self):
