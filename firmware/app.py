@@ -17,6 +17,9 @@ except ImportError:
 _ERROR_MS = const(2000)  # how long the error screen stays before the restart (< watchdog timeout)
 _PERIOD_MS = const(2)  # loop period: key sampling rate (contact_ms 4 is seen by 3 samples)
 
+_SPARE = const(49152)  # the free heap after a collection that collect() fills holes with
+_FILL_MAX = const(4096)  # at most this many one-block tuples (64 KB on a 32-bit board)
+
 _WORDS = {"en": ("ERROR", "restarting"), "tr": ("HATA", "yeniden başlıyor")}
 
 
@@ -57,8 +60,9 @@ class App:
         # comes without waiting for another pass): the display's first, then the wall panel's
         # (its frame takes about 8 ms on the wire), then collect the garbage of judging and
         # drawing (on the board-like VM a match needs 10 KB less heap with it; judging and
-        # drawing in passes of their own, as before, saved nothing once it was there). Then
-        # feed the watchdog: only a step that got here is healthy.
+        # drawing in passes of their own, as before, saved nothing once it was there) and fill
+        # the holes it leaves (collect()). Then feed the watchdog: only a step that got here
+        # is healthy.
         inp = self.hw.input
         ctl = self.ctl
         ev = inp.poll(now)
@@ -82,12 +86,41 @@ class App:
                 m = None
                 wall.show(wv)
             self.draws += 1
-            gc.collect()
+            collect()
         elif wall is not None:
             wall.tick(now)  # a wall panel's blinking marks
         wdt = self.hw.wdt
         if wdt is not None:
             wdt.feed()
+
+
+def collect():
+    # gc.collect(), then the holes it leaves among the live code and data (about 100 KB on a
+    # Pico) filled: after a collection MicroPython's allocator looks for each object of two
+    # blocks or more from the lowest free block up, and a key's screen took 10 ms to render
+    # instead of 6 (virtual Pico). A chain of one-block tuples, let go at once (garbage until the
+    # next collection), fills them until 64 in a row come one after the other from a free run,
+    # the free heap above the live data, where the next key's objects then come from. (This
+    # function's frame is on the heap: it is made before the collection, so that letting it go
+    # does not send the allocator back down.) Only with heap to spare (a small heap keeps its
+    # holes for the next key), and where id() is an address (MicroPython).
+    gc.collect()
+    mem_free = getattr(gc, "mem_free", None)
+    if mem_free is None or mem_free() < _SPARE:
+        return
+    t = None
+    run = 0
+    last = 0
+    step = 0
+    for _ in range(_FILL_MAX):
+        t = (t,)
+        a = id(t)
+        d = a - last
+        run = run + 1 if d == step else 0  # each at the same distance (a block on a board) ...
+        if run >= 64:
+            return  # ... 64 times: a free run
+        step = d
+        last = a
 
 
 def show(display, rendered):
