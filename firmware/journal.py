@@ -181,10 +181,13 @@ class Journal:
         self.lost = 0  # records (or torn pieces) cut off the end at open()
         self.moved = []  # files moved aside at open() (they are kept, never deleted)
         self._f = None  # the file being appended to, open
+        self._fs = -1  # the seq its first record has (or will have)
         self._pf = None  # the folder's p<n>.new, open from its first record (None: copied)
         self._pn = 0  # that folder's n
         self._fn = -1  # the folder whose path _dir holds ("ROOT/eN"), made once a folder
         self._dir = ""
+        self._due = None  # (window, seq) whose snapshot tidy() writes (the text is in snap)
+        self._full = -1  # the full folder tidy() packs, -1: none
         self._buf = bytearray(_B)  # where each line is built
         self._mv = memoryview(self._buf)
         _mkdir(root)
@@ -195,6 +198,7 @@ class Journal:
         return self.depth
 
     def append(self, ev, state):
+        self.tidy()
         line = json.dumps(ev, separators=(",", ":"))
         try:
             self._write(self.depth + 1, "e", line)
@@ -207,6 +211,7 @@ class Journal:
             self._snapped(state)
 
     def pop(self):
+        self.tidy()
         d = self.depth - 1
         if d < 0:
             raise IndexError("journal: nothing to undo")
@@ -230,36 +235,67 @@ class Journal:
         return (None if self.snap is None else json.loads(self.snap)), self.bw * _K
 
     def _snapped(self, state):
-        # The state after a multiple of 16 events, the newest: written as that window's
-        # snapshot, which becomes the base in RAM.
+        # The state after a multiple of 16 events, the newest: the base in RAM, and that
+        # window's snapshot on flash once tidy() writes it.
         w = self.depth // _K
-        text = json.dumps(state, separators=(",", ":"))
-        f = _create("%s/s%d/%d" % (self.root, w // _S, w % _S), "wb")  # over the old one
-        try:
-            self._put(f, None, self.head, self.depth, 0, text.encode())
-        finally:
-            f.close()
         self.bw = w
-        self.snap = text
+        self.snap = json.dumps(state, separators=(",", ":"))
         self.lines.clear()
+        self._due = (w, self.head)
+
+    def tidy(self):
+        """The writing an event's record leaves for later: its window's snapshot, a full
+        folder's pack, the next record's new file (and folder). None is needed for the record
+        to count (a journal without them reads the same, with more records to read; an empty
+        file holds none), so the app calls this once the event's screen is out (on the
+        virtual Pico a snapshot took 3-7 ms, a new folder 14 ms); every other operation calls
+        it first, so the order on flash is as if it were done at once. A failure leaves the
+        journal as flash holds it (reopened)."""
+        due = self._due
+        n = self._full
+        if due is None and n < 0 and ((self.head + 1) % _R or self._fs == self.head + 1):
+            return
+        self._due = None
+        self._full = -1
+        try:
+            if due is not None:
+                w = due[0]
+                f = _create("%s/s%d/%d" % (self.root, w // _S, w % _S), "wb")  # over the old
+                try:
+                    self._put(f, None, due[1], w * _K, 0, self.snap.encode())
+                finally:
+                    f.close()
+            if n >= 0:
+                self._let_go()
+                self._pack(n)
+            if (self.head + 1) % _R == 0:
+                self._ready(self.head + 1)  # a new file, and a new folder: 2-14 ms of littlefs
+        except OSError:
+            self.open()
 
     # ------------------------------------------------------------ writing
 
-    def _write(self, depth, kind, payload):
-        seq = self.head + 1
-        if seq % _R == 0:
-            self._let_go()  # a new file: the old one (and its 1 KB cache) let go first
-        if seq % _P == 0 and self._pf is None:  # a new folder: its pack is written alongside
+    def _ready(self, seq):
+        # The files record seq goes into, open: a new record file every _R records (the old one,
+        # and its 1 KB cache, let go first), and from a folder's first record its pack, written
+        # alongside. tidy() makes them for the next record ahead of it.
+        if seq % _R == 0 and self._fs != seq:
+            self._let_go()
+        if seq % _P == 0 and self._pf is None:
             self._pn = seq // _P
             self._pf = open("%s/p%d.new" % (self.root, self._pn), "wb")
         if self._f is None:
             self._f = _create(self._path(seq), "ab")
+            self._fs = seq - seq % _R
+
+    def _write(self, depth, kind, payload):
+        seq = self.head + 1
+        self._ready(seq)
         self._put(self._f, self._pf, seq, depth, ord(kind), payload.encode())
         self._f.flush()  # committed before the display confirms it (the pack: when full)
         self.head = seq
         if seq % _P == _P - 1:
-            self._let_go()
-            self._pack(seq // _P)
+            self._full = seq // _P  # packed by tidy()
 
     def _put(self, f, g, a, b, kind, data):
         # Write the line "A B [KIND ]DATA CRC\n" (kind: a byte, 0 for none; data: bytes) to f
@@ -359,10 +395,14 @@ class Journal:
         if self._f is not None:
             self._f.close()
             self._f = None
+            self._fs = -1
 
     def close(self):
         # Close the open files; a folder's pack written so far is dropped (when the folder is
-        # full, its files are copied instead).
+        # full, its files are copied instead), and so is what tidy() had left to write (flash
+        # holds the records without it).
+        self._due = None
+        self._full = -1
         self._let_go()
         if self._pf is not None:
             self._pf.close()

@@ -227,3 +227,15 @@ def test_run_sleeps_what_each_pass_left_of_its_period():
 
         appmod.run(Rig("oled", "keypad").hw, ticks, sleep, ticks=4)
         assert sleeps == [want] * 4, (step, sleeps)
+
+
+def test_the_journal_tidies_after_the_screens_are_out():
+    # Journal.tidy (a snapshot, a pack, the next file) waits until a key's screen has gone to
+    # the display: the app calls it in the pass that drew, once the display holds the screen.
+    rig = Rig("oled", "keypad")
+    start(rig)
+    seen = []
+    rig.ctl.match.log.tidy = lambda: seen.append(rig.screen())
+    rig.press("B")  # a miss: the table passes to P2
+    assert len(seen) == 1 and seen[0] == rig.screen(), seen
+    assert seen[0][2].rstrip().endswith("P2<"), seen[0]  # the new screen was already there

@@ -144,3 +144,38 @@ def test_a_lost_snapshot_costs_replays_not_the_match():
     os.remove(root + "/s0/2")  # the snapshot after 32 events
     m = _reopened(root)
     assert m.state() == r.state() and len(m.log.lines) == len(r.log) - 16
+
+
+def _on_flash(path):
+    try:
+        return os.stat(path)[6]  # its size
+    except OSError:
+        return None
+
+
+def test_tidy_writes_what_a_record_leaves_for_later():
+    # Journal.tidy: a window's snapshot (16 events), the next record's new file (every 4) and a
+    # full folder's pack (48) are written after the record that brings them, when the app has
+    # sent the event's screen. The record alone counts: reopened before it, the journal reads
+    # the same match.
+    root = scratch_dir("tidy") + "/m"
+    for j, r in _pair(root, 49, 11):
+        n = len(j.log)  # no undos: the records so far
+        if n == 4:
+            assert _on_flash(root + "/e0/1") is None
+            j.log.tidy()
+            assert _on_flash(root + "/e0/1") == 0  # made ahead, empty: holds no record
+            assert _reopened(root).state() == r.state()
+        if n == 16:
+            assert _on_flash(root + "/s0/1") is None
+            assert _reopened(root).state() == r.state()  # (16 more events replayed)
+            j.log.tidy()
+            assert _on_flash(root + "/s0/1")
+            assert len(Journal(root).open().lines) == 0  # the snapshot is the base now
+        if n == 48:
+            assert _on_flash(root + "/p0") is None and _on_flash(root + "/e0/11")
+            j.log.tidy()
+            assert _on_flash(root + "/p0") and _on_flash(root + "/e0/11") is None
+            assert _on_flash(root + "/e1/0") == 0  # the next folder, made ahead
+        assert j.state() == r.state()
+    assert _reopened(root).state() == r.state()
