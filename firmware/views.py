@@ -492,22 +492,24 @@ def _oled_play(model, w, h, alerts, note):
     tail = [tags] if tags else []
     al, ai = _place(alerts, h - 4 - len(tail))
     big = []
-    game = _info(model, w)
-    if len(al) == sum([len(a[0]) for a in alerts]):  # every alert whole: room for big
+    whole = len(al) == sum([len(a[0]) for a in alerts])  # every alert whole: room for big
+    if whole:
         lines = [_big_scores(model), "", _names_row(model, w)]
         big.append(0)
-        if st["game"] == "14.1":   # the targets where the rack number was
-            s = model.get("s")
-            t = s["target"] if s else (0, 0)
-            game[0] = fit(_tx(model, "balls", st["balls_left"]),
-                          "/%d" % t[0] if t[0] == t[1] else "%d/%d" % (t[0], t[1]), w)
     else:
         al, ai = _place(alerts, h - 3)
         lines = [_player_row(model, 0, w), _player_row(model, 1, w)]
         tail = []
     keep = h - 1 - len(lines) - len(al) - len(tail)
     note = note[:keep]
-    lines.extend(game[:keep - len(note)])
+    if keep > len(note):  # (game lines only where they have a row: a screen of notes and
+        game = _info(model, w)  # alerts, as the third foul's, renders a third faster)
+        if whole and st["game"] == "14.1":   # the targets where the rack number was
+            s = model.get("s")
+            t = s["target"] if s else (0, 0)
+            game[0] = fit(_tx(model, "balls", st["balls_left"]),
+                          "/%d" % t[0] if t[0] == t[1] else "%d/%d" % (t[0], t[1]), w)
+        lines.extend(game[:keep - len(note)])
     lines.extend(note)
     base = len(lines)
     lines.extend(al)
