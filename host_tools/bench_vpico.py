@@ -35,8 +35,10 @@ from pathlib import Path
 
 from host_tools import deploy, sim, vpico
 
-# Setup: up to Start, ok; P1 breaks; a dry break, made balls, misses, a foul, a safety...
-KEYS: list[str] = list("2 5 1 B A A B 1 2 A C B * B A B".split())
+# Setup: up to Start, ok; P1 breaks; a dry break, made balls, misses, a foul, a safety...; then
+# the screens that change most: three fouls in a row by P2 (the warning after the second, the
+# 15-point penalty and the new rack after the third), and a run of four balls
+KEYS: list[str] = list("2 5 1 B A A B 1 2 A C B * B A B C B C B C 3 A 1 2 3 4 A B A".split())
 WINDOW_MS = 600  # emulated time given to each key: its screen is up long before
 
 
