@@ -59,7 +59,7 @@ class App:
         # that moved the controller's version, show its screen in the same pass (a key's screen
         # comes without waiting for another pass): the display's first, then the wall panel's
         # (its frame takes about 8 ms on the wire), then the journal's writing that can wait
-        # (Journal.tidy: a snapshot, a pack), then collect the garbage of judging and
+        # (Journal.tidy: a snapshot, a pack, a new file), then collect the garbage of judging and
         # drawing (on the board-like VM a match needs 10 KB less heap with it; judging and
         # drawing in passes of their own, as before, saved nothing once it was there) and fill
         # the holes it leaves (collect()). Then feed the watchdog: only a step that got here
@@ -86,7 +86,7 @@ class App:
                 wv = views.render(m, "wall")
                 m = None
                 wall.show(wv)
-            ctl.match.log.tidy()  # the journal's snapshot or pack, now that the screens are out
+            ctl.match.log.tidy()  # what the journal's record left for later, screens out
             self.draws += 1
             collect()
         elif wall is not None:

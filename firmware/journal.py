@@ -253,7 +253,9 @@ class Journal:
         journal as flash holds it (reopened)."""
         due = self._due
         n = self._full
-        if due is None and n < 0 and ((self.head + 1) % _R or self._fs == self.head + 1):
+        nxt = self.head + 1
+        new_file = nxt % _R == 0 and self._fs != nxt
+        if due is None and n < 0 and not new_file:
             return
         self._due = None
         self._full = -1
@@ -268,8 +270,8 @@ class Journal:
             if n >= 0:
                 self._let_go()
                 self._pack(n)
-            if (self.head + 1) % _R == 0:
-                self._ready(self.head + 1)  # a new file, and a new folder: 2-14 ms of littlefs
+            if new_file:
+                self._ready(nxt)  # a new file, and a new folder: 2-14 ms of littlefs
         except OSError:
             self.open()
 

@@ -491,11 +491,9 @@ def _oled_play(model, w, h, alerts, note):
     tags = _tags_row(model, w)
     tail = [tags] if tags else []
     al, ai = _place(alerts, h - 4 - len(tail))
-    big = []
     whole = len(al) == sum([len(a[0]) for a in alerts])  # every alert whole: room for big
     if whole:
         lines = [_big_scores(model), "", _names_row(model, w)]
-        big.append(0)
     else:
         al, ai = _place(alerts, h - 3)
         lines = [_player_row(model, 0, w), _player_row(model, 1, w)]
@@ -520,7 +518,7 @@ def _oled_play(model, w, h, alerts, note):
     while len(lines) + len(hl) < h:
         lines.append("")
     lines.extend(hl)
-    return _cut(lines, w, h), big, [base + k for k in ai]
+    return _cut(lines, w, h), [0] if whole else [], [base + k for k in ai]
 
 
 def _big_scores(model):
