@@ -186,7 +186,7 @@ class Journal:
         self._pn = 0  # that folder's n
         self._fn = -1  # the folder whose path _dir holds ("ROOT/eN"), made once a folder
         self._dir = ""
-        self._due = None  # (window, seq) whose snapshot tidy() writes (the text is in snap)
+        self._due = -1  # the record whose window's snapshot (bw, snap) tidy() writes; -1: none
         self._full = -1  # the full folder tidy() packs, -1: none
         self._buf = bytearray(_B)  # where each line is built
         self._mv = memoryview(self._buf)
@@ -241,7 +241,7 @@ class Journal:
         self.bw = w
         self.snap = json.dumps(state, separators=(",", ":"))
         self.lines.clear()
-        self._due = (w, self.head)
+        self._due = self.head
 
     def tidy(self):
         """The writing an event's record leaves for later: its window's snapshot, a full
@@ -255,16 +255,16 @@ class Journal:
         n = self._full
         nxt = self.head + 1
         new_file = nxt % _R == 0 and self._fs != nxt
-        if due is None and n < 0 and not new_file:
+        if due < 0 and n < 0 and not new_file:
             return
-        self._due = None
+        self._due = -1
         self._full = -1
         try:
-            if due is not None:
-                w = due[0]
+            if due >= 0:  # (every other operation tidies first: bw is still that window)
+                w = self.bw
                 f = _create("%s/s%d/%d" % (self.root, w // _S, w % _S), "wb")  # over the old
                 try:
-                    self._put(f, None, due[1], w * _K, 0, self.snap.encode())
+                    self._put(f, None, due, w * _K, 0, self.snap.encode())
                 finally:
                     f.close()
             if n >= 0:
@@ -403,7 +403,7 @@ class Journal:
         # Close the open files; a folder's pack written so far is dropped (when the folder is
         # full, its files are copied instead), and so is what tidy() had left to write (flash
         # holds the records without it).
-        self._due = None
+        self._due = -1
         self._full = -1
         self._let_go()
         if self._pf is not None:
