@@ -31,12 +31,12 @@ def build(p, machine):
         cols = [Pin(n, Pin.IN, Pin.PULL_UP) for n in p["cols"]]
         inp = hw.keys("keypad", rows=rows, cols=cols, keymap=p["keymap"],
                       debounce_ms=p["debounce_ms"], long_ms=p["long_ms"],
-                      contact_ms=p.get("contact_ms", 4))
+                      contact_ms=p["contact_ms"])
     else:
         pins = [Pin(n, Pin.IN, Pin.PULL_UP) for _, n in p["buttons"]]
         names = [name for name, _ in p["buttons"]]
         inp = hw.keys("buttons", pins=pins, names=names, debounce_ms=p["debounce_ms"],
-                      long_ms=p["long_ms"], contact_ms=p.get("contact_ms", 4))
+                      long_ms=p["long_ms"], contact_ms=p["contact_ms"])
     # the wall panel: beside the display, or the display itself (then also the app's wall, so
     # that its marks blink)
     wl = scr if kind in _WALLS else (_panel(hw, p, wall, Pin, spi) if wall else None)
