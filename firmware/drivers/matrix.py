@@ -29,7 +29,7 @@ class Matrix(Wall):
         self.n = self.mx * (height // 8)  # modules in the chain
         self.reverse = reverse
         self.flip = flip
-        self._frames = (frame(width, height, True), frame(width, height, True))
+        self._frames = (frame(width, height), frame(width, height))
         self._k = 0
         self._out = bytearray(2 * self.n)  # one frame: a word per module
         self._valid = False

@@ -1,13 +1,20 @@
 # WS2812B (NeoPixel) matrix wall panel: the wall view in colour through a neopixel.NeoPixel passed in.
 # np: MicroPython's neopixel.NeoPixel(pin, width * height) (its buf, bpp and ORDER are used: the
-# colours go straight into its buffer; only changed pixels are rewritten, and write() is skipped
-# when the frame is the same). Wiring: panels of pw x ph pixels chained left to right, then top
-# to bottom; in each the strip runs along columns (cols=True, as 8x32 panels are wired) or rows
-# (16x16 panels), zigzag (serpentine) or every line the same way, from the top left corner
-# (flip_x: from the right, flip_y: from the bottom).
+# colours go straight into its buffer, and write() is skipped when the frame is the same).
+# Wiring: panels of pw x ph pixels chained left to right, then top to bottom; in each the strip
+# runs along columns (cols=True, as 8x32 panels are wired) or rows (16x16 panels), zigzag
+# (serpentine) or every line the same way, from the top left corner (flip_x: from the right,
+# flip_y: from the bottom).
+# A frame goes from the drawing (palette indices, row by row) to the strip with framebuf blits
+# only, no loop over pixels: each strip line (a panel's column, or row) is one blit into the
+# strip-ordered indices (those running backwards from a flipped copy of the frame), then one blit
+# a colour byte maps every index through that byte's palette into the NeoPixel buffer. (A loop
+# over the changed pixels took up to 4.5 ms of a key's screen on the virtual Pico.)
 from array import array
 
-from firmware.drivers.wall import COLOURS, Wall, frame
+from framebuf import GS8, FrameBuffer
+
+from firmware.drivers.wall import COLOURS, Wall
 
 
 class NeoPanel(Wall):
@@ -15,23 +22,71 @@ class NeoPanel(Wall):
                  flip_x=False, flip_y=False, brightness=4):
         Wall.__init__(self, width, height, False)
         self.np = np
-        self.pw = pw or width
-        self.ph = ph or height
+        pw = self.pw = pw or width
+        ph = self.ph = ph or height
         self.cols = cols
         self.zigzag = zigzag
         self.flip_x = flip_x
         self.flip_y = flip_y
-        self.bpp = getattr(np, "bpp", 3)
+        bpp = self.bpp = getattr(np, "bpp", 3)
         self._order = getattr(np, "ORDER", (1, 0, 2, 3))
-        self._frames = (frame(width, height, False), frame(width, height, False))
-        self._k = 0  # the frame drawn next; the other one is on the panel
-        self._pal = bytearray(9 * self.bpp)  # palette in the strip's byte order, at the level
-        # the strip position of each frame pixel (row by row), worked out once: index() for
-        # each changed pixel of each frame took milliseconds on a board
         n = width * height
-        self._pos = array("H", range(n))
-        for i in range(n):
-            self._pos[i] = self.index(i % width, i // width)
+        buf = self._buf = bytearray(n)  # the frame drawn: a palette index a pixel, row by row
+        self._fb = FrameBuffer(buf, width, height, GS8)
+        self._prev = bytearray(n)  # the frame on the panel
+        self._pfb = FrameBuffer(self._prev, width, height, GS8)
+        flip = bytearray(n)  # the frame flipped along the strip's lines (cols: upside down)
+        self._ffb = FrameBuffer(flip, width, height, GS8)
+        idx = bytearray(n)  # the frame in strip order, a column of n pixels (the colours' source)
+        self._col = FrameBuffer(idx, 1, n, GS8)
+        # ... and what the lines are blitted into: that column, or a row (lines along rows)
+        self._ifb = self._col if cols else FrameBuffer(idx, n, 1, GS8)
+        self._out = FrameBuffer(np.buf, bpp, n, GS8)  # column k: byte k of every LED
+        self._pal = [bytearray(9) for _ in range(bpp)]  # each byte's palette, at the level
+        self._pfbs = [FrameBuffer(b, 9, 1, GS8) for b in self._pal]
+        # the blits, worked out once: views of each panel of the frame and of its flipped copy;
+        # for each strip line the view, where it goes (x, y) in the strip order
+        mv = memoryview(buf)
+        fv = memoryview(flip)
+        nx = width // pw
+        ny = height // ph
+        views = []
+        for src in (mv, fv):
+            for p in range(nx * ny):
+                o = (p // nx) * ph * width + (p % nx) * pw
+                views.append(FrameBuffer(src[o:], pw, ph, GS8, width))
+        self._views = views
+        runs = n // (ph if cols else pw)
+        self._vi = bytearray(runs)
+        self._dx = array("h", bytes(2 * runs))
+        self._dy = array("h", bytes(2 * runs))
+        back = False
+        k = 0
+        for p in range(nx * ny):
+            px = p % nx
+            py = p // nx
+            for j in range(pw if cols else ph):
+                x = px * pw + (j if cols else 0)
+                y = py * ph + (0 if cols else j)
+                a = self.index(x, y)
+                if self.index(x + (0 if cols else 1), y + (1 if cols else 0)) == a + 1:
+                    v, d = p, a  # along the line: the frame's own panel
+                else:  # backwards: the flipped copy's, where the panel is mirrored
+                    back = True
+                    v = nx * ny + (px + (ny - 1 - py) * nx if cols else (nx - 1 - px) + py * nx)
+                    d = a - (ph if cols else pw) + 1
+                self._vi[k] = v
+                self._dx[k] = -j if cols else d
+                self._dy[k] = d if cols else -j
+                k += 1
+        # the lines the flipped copy is made of (none when no strip line runs backwards): rows
+        # of the frame (cols) or columns, each blitted to its mirror place
+        lines = []
+        if back:
+            for i in range(height if cols else width):
+                lines.append(FrameBuffer(mv[i * width:], width, 1, GS8) if cols else
+                             FrameBuffer(mv[i:], 1, height, GS8, width))
+        self._lines = lines
         self._valid = False
         self.level = 0
         self.brightness(brightness)
@@ -57,13 +112,12 @@ class NeoPanel(Wall):
         # 0 (dimmest) to 15; redraws what is shown.
         level &= 15
         self.level = level
-        pal = self._pal
-        bpp = self.bpp
         order = self._order
-        for i in range(9):
-            for k in range(3):
-                if k < bpp:
-                    pal[i * bpp + order[k]] = COLOURS[i * 3 + k] * (level + 1) // 16
+        for k in range(3):
+            if k < self.bpp:
+                pal = self._pal[order[k]]
+                for i in range(9):
+                    pal[i] = COLOURS[i * 3 + k] * (level + 1) // 16
         self._valid = False
         if self._view is not None:
             self.show(self._view)
@@ -72,45 +126,33 @@ class NeoPanel(Wall):
         self._valid = False
 
     def show(self, view):
-        # Draw view; returns how many pixels changed (0: nothing was sent).
+        # Draw view; returns 1 when the frame was sent, 0 when it was the same (nothing sent).
         self._view = view
-        buf, fb = self._frames[self._k]
-        self.draw(fb, view)
-        prev = self._frames[1 - self._k][0]
-        valid = self._valid
-        if valid and buf == prev:
+        self.draw(self._fb, view)
+        if self._valid and self._buf == self._prev:
             return 0
-        nb = self.np.buf
-        pal = self._pal
-        bpp = self.bpp
-        pos = self._pos
-        npx = len(pos)
-        n = 0
-        for j in range(len(buf)):
-            # the frame is 32-bit words of four pixels (the first in the low byte): an unchanged
-            # word is one step
-            w = buf[j]
-            pw = prev[j]
-            if w == pw and valid:
-                continue
-            i = j * 4
-            for _ in range(4):
-                if i >= npx:
-                    break
-                c = w & 255
-                if c != pw & 255 or not valid:
-                    o = pos[i] * bpp
-                    c *= bpp
-                    nb[o] = pal[c]
-                    nb[o + 1] = pal[c + 1]
-                    nb[o + 2] = pal[c + 2]
-                    if bpp == 4:
-                        nb[o + 3] = pal[c + 3]
-                    n += 1
-                w >>= 8
-                pw >>= 8
-                i += 1
+        lines = self._lines
+        f = self._ffb
+        w = self.width - 1
+        h = self.height - 1
+        for i in range(len(lines)):
+            if self.cols:
+                f.blit(lines[i], 0, h - i)
+            else:
+                f.blit(lines[i], w - i, 0)
+        strip = self._ifb
+        views = self._views
+        vi = self._vi
+        dx = self._dx
+        dy = self._dy
+        for k in range(len(vi)):
+            strip.blit(views[vi[k]], dx[k], dy[k])
+        out = self._out
+        col = self._col
+        pal = self._pfbs
+        for c in range(self.bpp):
+            out.blit(col, c, 0, -1, pal[c])
         self.np.write()
-        self._k = 1 - self._k
+        self._pfb.blit(self._fb, 0, 0)
         self._valid = True
-        return n
+        return 1

@@ -10,8 +10,6 @@
 # Marker column: full = shooting, ball in hand = another colour (mono: every other row, blinking),
 # winner = gold (mono: blinking). Two-foul warning: two dashes in the foul-mark column (red;
 # mono: blinking) and, in colour, the warned player's digits red.
-from array import array
-
 import framebuf
 
 from firmware.keys import ticks_diff
@@ -87,6 +85,12 @@ class Wall:
         self._t = 0  # ticks_ms of the last blink change
         self._ink = bytearray(9)  # palette index -> value drawn
         self._view = None  # the last view shown (tick and brightness redraw it)
+        # one glyph at the font's own size (4x8 at most), blitted in one colour: pixel 1 drawn
+        # in _gpal[1], 0 left as it is (the key)
+        self._g = bytearray(4)
+        self._gfb = framebuf.FrameBuffer(self._g, 4, 8, framebuf.MONO_VLSB)
+        self._gpal = bytearray(2)
+        self._gpfb = framebuf.FrameBuffer(self._gpal, 2, 1, framebuf.GS8)
         self._inks()
 
     def _inks(self):
@@ -228,11 +232,19 @@ class Wall:
                 break
 
     def _glyph(self, fb, font, gw, gi, x, y, s, c):
-        # Glyph gi of font (gw columns) at x, y, each font row s pixel rows tall; runs of lit
-        # rows in a column are one fill_rect.
+        # Glyph gi of font (gw columns) at x, y, each font row s pixel rows tall: one blit at
+        # the font's size (a fill_rect for each run of lit rows took three times as long: a
+        # millisecond of a frame on the virtual Pico), else those fill_rects.
         if x < 0:
             return
         o = gi * gw
+        if s == 1:
+            g = self._g
+            for cx in range(4):
+                g[cx] = font[o + cx] if cx < gw else 0
+            self._gpal[1] = c
+            fb.blit(self._gfb, x, y, 0, self._gpfb)
+            return
         for cx in range(gw):
             bits = font[o + cx]
             r = 0
@@ -249,12 +261,7 @@ class Wall:
                     r += 1
 
 
-def frame(width, height, mono):
-    # (buffer, FrameBuffer) for one frame of a width x height panel: mono, a bytearray; colour,
-    # an array of 32-bit words, four GS8 pixels each (the NeoPixel driver compares two frames a
-    # word at a time: a quarter of the steps of a byte loop)
-    if mono:
-        buf = bytearray((width + 7) // 8 * height)
-        return buf, framebuf.FrameBuffer(buf, width, height, framebuf.MONO_HLSB)
-    buf = array("I", bytearray((width * height + 3) // 4 * 4))
-    return buf, framebuf.FrameBuffer(buf, width, height, framebuf.GS8)
+def frame(width, height):
+    # (buffer, FrameBuffer) for one frame of a width x height one-colour panel (drivers.matrix)
+    buf = bytearray((width + 7) // 8 * height)
+    return buf, framebuf.FrameBuffer(buf, width, height, framebuf.MONO_HLSB)

@@ -1,19 +1,22 @@
 # A fake of MicroPython's neopixel.NeoPixel that records each write, and its pixels read back.
-# (CPython and MicroPython.) NeoPixel(pin, n, bpp=3): .buf, .ORDER, [i] = (r, g, b), fill(),
-# write() appends bytes(buf) to .writes. grid(frame, width, height, ...) places a strip's bytes
-# on the panel as a person sees it: rows of 0xRRGGBB ints, walking the wiring pixel by pixel
-# (written apart from the driver's arithmetic).
+# (CPython and MicroPython.) NeoPixel(pin, n, bpp=3, keep=0): .buf, .ORDER, [i] = (r, g, b),
+# fill(), write() appends bytes(buf) to .writes (keep N: the last N only) and counts in .count.
+# grid(frame, width, height, ...) places a strip's bytes on the panel as a person sees it: rows
+# of 0xRRGGBB ints, walking the wiring pixel by pixel (written apart from the driver's
+# arithmetic).
 
 
 class NeoPixel:
     ORDER = (1, 0, 2, 3)  # G R B W, as MicroPython's
 
-    def __init__(self, pin, n, bpp=3, timing=1):
+    def __init__(self, pin, n, bpp=3, timing=1, keep=0):
         self.pin = pin
         self.n = n
         self.bpp = bpp
         self.buf = bytearray(n * bpp)
-        self.writes = []  # bytes of buf at each write()
+        self.writes = []  # bytes of buf at each write() (the last `keep` only, if keep)
+        self.keep = keep
+        self.count = 0  # write() calls
         self.records = self.writes  # (what the simulator feeds its decoder, as a bus's)
         self.timing = timing
 
@@ -34,7 +37,10 @@ class NeoPixel:
             self[i] = v
 
     def write(self):
+        self.count += 1
         self.writes.append(bytes(self.buf))
+        if self.keep and len(self.writes) > self.keep:
+            self.writes.pop(0)
 
     def last(self):
         return self.writes[-1] if self.writes else bytes(len(self.buf))

@@ -87,11 +87,13 @@ class FrameBuffer:
             raise ValueError("buffer too small")
 
     def _size(self):
+        # the bytes MicroPython's framebuf requires (modframebuf.c): the last row (page) needs
+        # only its width, so a view from an offset into a larger frame (a stride) fits exactly
         if self._format == MONO_VLSB:
-            return ((self.height + 7) // 8) * self._stride
+            return ((self.height + 7) // 8 - 1) * self._stride + self.width
         if self._format == GS8:
-            return self.height * self._stride
-        return (self._stride // 8) * self.height
+            return (self.height - 1) * self._stride + self.width
+        return ((self.height - 1) * self._stride + ((self.width + 7) & ~7)) // 8
 
     # raw access, no clipping
     def _get(self, x, y):
