@@ -35,8 +35,6 @@ class NeoPanel(Wall):
         self._fb = FrameBuffer(buf, width, height, GS8)
         self._prev = bytearray(n)  # the frame on the panel
         self._pfb = FrameBuffer(self._prev, width, height, GS8)
-        flip = bytearray(n)  # the frame flipped along the strip's lines (cols: upside down)
-        self._ffb = FrameBuffer(flip, width, height, GS8)
         idx = bytearray(n)  # the frame in strip order, a column of n pixels (the colours' source)
         self._col = FrameBuffer(idx, 1, n, GS8)
         # ... and what the lines are blitted into: that column, or a row (lines along rows)
@@ -44,49 +42,53 @@ class NeoPanel(Wall):
         self._out = FrameBuffer(np.buf, bpp, n, GS8)  # column k: byte k of every LED
         self._pal = [bytearray(9) for _ in range(bpp)]  # each byte's palette, at the level
         self._pfbs = [FrameBuffer(b, 9, 1, GS8) for b in self._pal]
-        # the blits, worked out once: views of each panel of the frame and of its flipped copy;
-        # for each strip line the view, where it goes (x, y) in the strip order
-        mv = memoryview(buf)
-        fv = memoryview(flip)
+        # The blits, worked out once. Each strip line (a panel's column or row): the view of a
+        # panel it is a column or row of (0.. the frame's panels, nxy.. the flipped copy's, for
+        # a line that runs backwards: there its panel is mirrored), and where that view goes.
         nx = width // pw
-        ny = height // ph
-        views = []
-        for src in (mv, fv):
-            for p in range(nx * ny):
-                o = (p // nx) * ph * width + (p % nx) * pw
-                views.append(FrameBuffer(src[o:], pw, ph, GS8, width))
-        self._views = views
+        nxy = nx * (height // ph)
         runs = n // (ph if cols else pw)
         self._vi = bytearray(runs)
         self._dx = array("h", bytes(2 * runs))
         self._dy = array("h", bytes(2 * runs))
-        back = False
         k = 0
-        for p in range(nx * ny):
+        for p in range(nxy):
             px = p % nx
             py = p // nx
             for j in range(pw if cols else ph):
                 x = px * pw + (j if cols else 0)
                 y = py * ph + (0 if cols else j)
                 a = self.index(x, y)
-                if self.index(x + (0 if cols else 1), y + (1 if cols else 0)) == a + 1:
-                    v, d = p, a  # along the line: the frame's own panel
-                else:  # backwards: the flipped copy's, where the panel is mirrored
-                    back = True
-                    v = nx * ny + (px + (ny - 1 - py) * nx if cols else (nx - 1 - px) + py * nx)
+                v = p
+                d = a
+                if self.index(x + (0 if cols else 1), y + (1 if cols else 0)) != a + 1:
+                    v = nxy + (px + (nxy // nx - 1 - py) * nx if cols else nx - 1 - px + py * nx)
                     d = a - (ph if cols else pw) + 1
                 self._vi[k] = v
                 self._dx[k] = -j if cols else d
                 self._dy[k] = d if cols else -j
                 k += 1
-        # the lines the flipped copy is made of (none when no strip line runs backwards): rows
-        # of the frame (cols) or columns, each blitted to its mirror place
+        back = max(self._vi) >= nxy
+        # the frame flipped along the strip's lines (cols: upside down) when a line runs
+        # backwards, made of the frame's rows (cols) or columns, each blitted to its mirror place
+        mv = memoryview(buf)
         lines = []
+        srcs = [mv]
+        self._ffb = None
         if back:
+            flip = bytearray(n)
+            self._ffb = FrameBuffer(flip, width, height, GS8)
+            srcs.append(memoryview(flip))
             for i in range(height if cols else width):
                 lines.append(FrameBuffer(mv[i * width:], width, 1, GS8) if cols else
                              FrameBuffer(mv[i:], 1, height, GS8, width))
         self._lines = lines
+        views = []
+        for src in srcs:
+            for p in range(nxy):
+                views.append(FrameBuffer(src[(p // nx) * ph * width + (p % nx) * pw:], pw, ph,
+                                         GS8, width))
+        self._views = views
         self._valid = False
         self.level = 0
         self.brightness(brightness)
