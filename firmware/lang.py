@@ -71,6 +71,10 @@ def _line(text, i):
 
 def t(lang, key):
     """The text of key in lang ("en" or "tr"); the key itself if there is none."""
+    if lang == _cur[0]:  # the language on screen: its texts looked up lately first
+        v = _memo.get(key)
+        if v is not None:
+            return v
     text = _text(lang)
     v = _memo.get(key)
     if v is None:

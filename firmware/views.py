@@ -34,14 +34,22 @@ def fit(left, right, w):
 
 
 def wrap(text, w):
-    """Word-wrap text into lines of at most w columns (a longer word is cut into pieces)."""
-    pieces = []
-    for word in text.split(" "):
-        while len(word) > w:
-            pieces.append(word[:w])
-            word = word[w:]
-        pieces.append(word)
-    return pack(pieces, w)
+    """Word-wrap text into lines of at most w columns (a longer word is cut into pieces): each
+    line up to the last space that lets it fit. (Splitting into words and packing them took a
+    third of the third foul's render.)"""
+    out = []
+    i = 0
+    n = len(text)
+    while n - i > w:
+        j = text.rfind(" ", i, i + w + 1)
+        if j < 0:
+            out.append(text[i:i + w])  # a word longer than a line
+            i += w
+        else:
+            out.append(text[i:j])
+            i = j + 1
+    out.append(text[i:])
+    return out
 
 
 def pack(items, w):
@@ -357,33 +365,38 @@ def _place(alerts, room):
     return rows, inv
 
 
-def _info(model, w):
-    """Game lines, most important first."""
+def _info(model, w, n=5, right=None):
+    """Game lines, most important first: at most n (14.1: balls left, run, high run, innings,
+    average). right: what the 14.1 balls line shows on its right instead of the rack number."""
     st = model["state"]
     s = model.get("s")
     g = st["game"]
     out = []
-    rack = _tx(model, "rack", st["rack"])
     if g == "14.1":
         balls = _tx(model, "balls", st["balls_left"])
         if w > 16:
             # a character LCD has one row for this: balls left and the shooter's run
             sh = st["shooter"]
-            if sh is not None:
-                rack = _tx(model, "run") + " " + str(st["players"][sh]["run"])
-            out.append(fit(balls, rack, w))
+            if sh is None:
+                right = _tx(model, "rack", st["rack"])
+            else:
+                right = _tx(model, "run") + " " + str(st["players"][sh]["run"])
+            out.append(fit(balls, right, w))
             return out
-        out.append(fit(balls, rack, w))
+        out.append(fit(balls, right or _tx(model, "rack", st["rack"]), w))
         lw = w - 10
         p = st["players"]
         rows = (("run", "run"), ("high", "high_run"), ("inning", "innings"))
         for key, f in rows:
+            if len(out) >= n:
+                return out
             out.append("%-*.*s%5s%5s" % (lw, lw, _tx(model, key), p[0][f], p[1][f]))
-        if s:
+        if s and len(out) < n:
             out.append("%-*.*s%5s%5s" % (lw, lw, _tx(model, "avg"),
                                          average(s["p"][0][rules.BALLS], p[0]["innings"]),
                                          average(s["p"][1][rules.BALLS], p[1]["innings"])))
         return out
+    rack = _tx(model, "rack", st["rack"])
     table = st["on_table"] or []
     if g == "9ball":
         low = _tx(model, "lowest", table[0]) if table else ""
@@ -501,13 +514,14 @@ def _oled_play(model, w, h, alerts, note):
     keep = h - 1 - len(lines) - len(al) - len(tail)
     note = note[:keep]
     if keep > len(note):  # (game lines only where they have a row: a screen of notes and
-        game = _info(model, w)  # alerts, as the third foul's, renders a third faster)
+        # alerts, as the third foul's, renders a third faster; a made ball's lines no average)
+        right = None
         if whole and st["game"] == "14.1":   # the targets where the rack number was
             s = model.get("s")
             t = s["target"] if s else (0, 0)
-            game[0] = fit(_tx(model, "balls", st["balls_left"]),
-                          "/%d" % t[0] if t[0] == t[1] else "%d/%d" % (t[0], t[1]), w)
-        lines.extend(game[:keep - len(note)])
+            right = "/%d" % t[0] if t[0] == t[1] else "%d/%d" % (t[0], t[1])
+        n = keep - len(note)
+        lines.extend(_info(model, w, n, right)[:n])
     lines.extend(note)
     base = len(lines)
     lines.extend(al)

@@ -256,6 +256,20 @@ def test_screens_over_screens_leave_what_a_fresh_draw_shows():
     _drain(steps_screens_over_screens_leave_what_a_fresh_draw_shows())
 
 
+def steps_more_big_letters_than_the_driver_keeps():
+    # The driver keeps 16 glyphs at double size: drawn again from those kept, or made again
+    # once it started over, each looks as a fresh draw's.
+    i2c, disp, oled = make()
+    for text in ("ABCDEFGH", "IJKLMNOP", "QRSTUVWX", "HGFEDCBA"):
+        oled.show([text], (0,), ())
+        yield
+    assert _panel_is(i2c, ["HGFEDCBA"], (0,), ()) is None
+
+
+def test_more_big_letters_than_the_driver_keeps():
+    _drain(steps_more_big_letters_than_the_driver_keeps())
+
+
 def steps_a_big_digit_sends_its_16_columns():
     i2c, disp, oled = make()
     oled.show(SEQUENCE[0][0], (0,))

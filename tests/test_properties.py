@@ -204,3 +204,27 @@ def test_undo_cost_does_not_grow_with_the_match(monkeypatch):
         m.apply({"t": "undo"})
         assert len(calls) < 16
     assert m.state()["players"][0]["innings"] + m.state()["players"][1]["innings"] == 461
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="ab ç", max_size=60), st.integers(1, 20))
+def test_wrap_fills_each_line_and_loses_nothing(text, w):
+    """views.wrap: no line longer than w; each line but the last as full as the text allows (the
+    next line's first word, or the start of a word cut, would not fit); the lines, joined by
+    the spaces they were broken at (none inside a word cut), give back the text."""
+    from firmware.views import wrap
+
+    lines = wrap(text, w)
+    assert all([len(x) <= w for x in lines])
+    rest = text
+    for i, line in enumerate(lines):
+        assert rest.startswith(line)
+        rest = rest[len(line):]
+        if i == len(lines) - 1:
+            assert rest == ""
+        elif rest[:1] == " ":  # broken at a space: the next word did not fit
+            rest = rest[1:]
+            word = rest.split(" ")[0]
+            assert len(line) + 1 + min(len(word), w) > w or (line == "" and word == "")
+        else:  # a word longer than a line, cut
+            assert len(line) == w

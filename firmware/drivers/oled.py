@@ -31,6 +31,7 @@ OLED8 = (
 # size is the spread of its low nibble over the top page and of its high nibble below.
 _SPREAD = b"\x00\x03\x0c\x0f\x30\x33\x3c\x3f\xc0\xc3\xcc\xcf\xf0\xf3\xfc\xff"
 
+_BIGS = const(16)  # double-size glyphs kept (each about 100 bytes of heap)
 _SET_COL_ADDR = const(0x21)
 _SET_PAGE_ADDR = const(0x22)
 
@@ -56,6 +57,7 @@ class Oled:
         self._gfb = framebuf.FrameBuffer(self._gbuf, 8, 8, framebuf.MONO_VLSB)
         self._bbuf = bytearray(32)  # one glyph at double size, 16x16, blitted whole
         self._bfb = framebuf.FrameBuffer(self._bbuf, 16, 16, framebuf.MONO_VLSB)
+        self._bigs = {}  # ASCII code -> its glyph at double size (a FrameBuffer), as drawn before
         # the window command of the SSD1306, sent in one transaction: control byte 0 (a run of
         # commands), column address x0 x1, page address p0 p1
         self._win = bytearray((0, _SET_COL_ADDR, 0, 0x7F, _SET_PAGE_ADDR, 0, 7))
@@ -220,9 +222,7 @@ class Oled:
             c = b[i]
             if 0x20 <= c < 0x7F:
                 if span == 2 and c != 0x20:
-                    self._gfb.fill(0)
-                    self._gfb.text(text[k:k + 1], 0, 0, 1)
-                    self._big(k, y, fg)
+                    self._big_ascii(c, text, k, y, fg)
                 i += 1
                 k += 1
                 continue
@@ -244,6 +244,23 @@ class Oled:
             run = k
         if span == 1 and k > run:
             d.text(text[run:k], run * 8, y, fg)
+
+    def _big_ascii(self, c, text, k, y, fg):
+        # ASCII character c (text[k]) at double size in column k of a big row: the glyph made
+        # the first time (the scores' digits over and over: a key's screen changes one or
+        # three of them), then blitted from the kept ones (at most _BIGS; then they start again).
+        g = self._bigs.get(c) if fg else None
+        if g is None:
+            self._gfb.fill(0)
+            self._gfb.text(text[k:k + 1], 0, 0, 1)
+            self._big(k, y, fg)
+            if fg:
+                if len(self._bigs) >= _BIGS:
+                    self._bigs.clear()
+                self._bigs[c] = framebuf.FrameBuffer(bytearray(self._bbuf), 16, 16,
+                                                     framebuf.MONO_VLSB)
+            return
+        self.disp.blit(g, k * 16, y)
 
     def _big(self, k, y, fg):
         # The glyph in the scratch buffer at double size in column k (of 8) of a big row: each
