@@ -33,7 +33,7 @@ PROFILE = {
     # buttons to GND, internal pull-ups; drop the last two pairs for a 4-button panel
     "buttons": (("P1", 13), ("P2", 14), ("FOUL", 27), ("UNDO", 26), ("MISS", 25), ("OK", 33)),
     "debounce_ms": 30,  # a release (and a long-press key's press) holds this long
-    "contact_ms": 2,  # a key with no long-press meaning acts once its contact held this long
+    "contact_ms": 1,  # a key with no long-press meaning acts once its contact held this long
     "long_ms": 800,
     "wdt_ms": 8000,  # watchdog timeout; 0 = no watchdog
 }

@@ -29,7 +29,7 @@ PROFILE = {
     # buttons to GND, internal pull-ups; drop the last two pairs for a 4-button panel
     "buttons": (("P1", 14), ("P2", 15), ("FOUL", 16), ("UNDO", 20), ("MISS", 21), ("OK", 22)),
     "debounce_ms": 30,  # a release (and a long-press key's press) holds this long
-    "contact_ms": 2,  # a key with no long-press meaning acts once its contact held this long
+    "contact_ms": 1,  # a key with no long-press meaning acts once its contact held this long
     "long_ms": 800,
     "wdt_ms": 8000,  # watchdog timeout (the RP2040 allows at most 8388 ms); 0 = no watchdog
 }

@@ -15,7 +15,7 @@ except ImportError:
     const = lambda x: x  # noqa: E731
 
 _ERROR_MS = const(2000)  # how long the error screen stays before the restart (< watchdog timeout)
-_PERIOD_MS = const(2)  # loop period: key sampling rate (contact_ms 2: two samples at least)
+_PERIOD_MS = const(1)  # loop period: key sampling rate (contact_ms 1: two samples at least)
 
 _SPARE = const(49152)  # the free heap after a collection that collect() fills holes with
 _FILL_MAX = const(4096)  # at most this many one-block tuples (64 KB on a 32-bit board)

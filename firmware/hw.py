@@ -47,7 +47,7 @@ def display(kind, i2c=None, spi=None, cs=None, addr=0, sleep_ms=None, np=None, s
 
 
 def keys(layout, rows=(), cols=(), pins=(), names=(), keymap="123A456B789C*0#D",
-         debounce_ms=30, long_ms=800, stuck_ms=5000, contact_ms=2):
+         debounce_ms=30, long_ms=800, stuck_ms=5000, contact_ms=1):
     # The input object: a Keypad (rows: outputs, cols: pulled-up inputs) or Buttons (pins: pulled-up
     # inputs, one per name). Both have poll(now_ms) and get().
     # Keys with no long-press meaning for the controller act once their contact has held

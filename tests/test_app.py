@@ -211,9 +211,9 @@ def test_error_screens_fit(kind):
 
 
 def test_run_sleeps_what_each_pass_left_of_its_period():
-    # The keys are sampled every period_ms (2), however long a pass takes: run() sleeps the
-    # rest of the period, and not at all after a pass longer than it.
-    for step, want in ((1, 1), (3, 0)):
+    # The keys are sampled every period_ms (here 3), however long a pass takes: run() sleeps
+    # the rest of the period, and not at all after a pass longer than it.
+    for step, want in ((1, 2), (4, 0)):
         clock = [0]
         sleeps = []
 
@@ -225,7 +225,7 @@ def test_run_sleeps_what_each_pass_left_of_its_period():
             sleeps.append(ms)
             clock[0] += ms
 
-        appmod.run(Rig("oled", "keypad").hw, ticks, sleep, ticks=4)
+        appmod.run(Rig("oled", "keypad").hw, ticks, sleep, period_ms=3, ticks=4)
         assert sleeps == [want] * 4, (step, sleeps)
 
 
