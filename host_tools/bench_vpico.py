@@ -2,6 +2,7 @@
 
     python -m host_tools.bench_vpico [--keys 2,5,1,B,A,...]
     python -m host_tools.bench_vpico --heap [--display KIND] [--wall KIND] [--race N]
+    python -m host_tools.bench_vpico --flash-timing
 
 A blank virtual Pico; `make deploy`'s code puts the build on it (copy time, wall); then, read
 from the emulator's own log of GPIO edges and I2C transactions (emulated microseconds):
@@ -13,6 +14,8 @@ from the emulator's own log of GPIO edges and I2C transactions (emulated microse
     and of each kind in play (made ball, miss, foul); then again on a board with the NeoPixel
     wall panel too, to the last bit of the wall's frame on GP28 as well;
   - boot to a resumed match after a power cut (the journal on flash);
+  - press to pixels again with the flash's erases and programs taking a W25Q16JV's typical time
+    (--flash-timing alone: only that), which the emulator otherwise counts as none;
   - the heap at the worst moment of a whole match (--heap alone: only that): a 9-ball race
     (tests/matchkeys.py) keyed on the keypad of a board with the OLED and the NeoPixel wall (or
     --display/--wall), its main.py boards/main.py with one change: the app module's `gc` is a
@@ -234,6 +237,24 @@ def print_heap(r: dict) -> None:
              r["low_free_after_collect"], r["wall_s"]))
 
 
+def flash_timed(tree: dict, keys: list[str]) -> list[dict]:
+    """Press to pixels on a board whose flash takes its typical erase and program times
+    (VPico(flash_timing=True): 45 ms a 4 KB sector, 0.4 ms a 256-byte page)."""
+    with vpico.VPico(flash_timing=True) as b:
+        res = deploy.deploy(b.pty, "pico", tree=tree, out=lambda s: None)
+        b.wait_boot(1 + res["resets"])
+        b.wait_text("New match", timeout=120)
+        b.wait(300)
+        erases = sum(1 for e in b.log() if e.get("ev") == "flash" and e["op"] == "erase")
+        print("  with the flash's typical erase and program times (W25Q16JV: 45 ms a 4 KB "
+              "sector, 0.4 ms a 256-byte page), press to pixels on the OLED:")
+        rows = press_keys(b, keys)
+        n = sum(1 for e in b.log() if e.get("ev") == "flash" and e["op"] == "erase") - erases
+        print_presses(rows)
+        print("    sector erases during those keys: %d" % n)
+        return rows
+
+
 def main(argv: list[str]) -> int:
     keys = KEYS
     if argv[:1] == ["--keys"]:
@@ -250,6 +271,9 @@ def main(argv: list[str]) -> int:
                 v = a[a.index(opt) + 1]
                 kw[key] = int(v) if key == "race" else (None if v == "none" else v)
         print_heap(heap_match(**kw))
+        return 0
+    if "--flash-timing" in argv:
+        flash_timed(deploy.build(), keys)
         return 0
     with vpico.VPico() as b:
         tree = deploy.build()
@@ -290,6 +314,7 @@ def main(argv: list[str]) -> int:
         rows = press_keys(b, keys)
         print_presses(rows)
         print_presses(rows, "wall_ms")
+    flash_timed(tree, keys)
     print_heap(heap_match())
     return 0
 

@@ -74,7 +74,7 @@ class VPico:
                  uf2: str | os.PathLike | None = None, i2c_instant: bool = False,
                  pace: bool = True, boot_timeout: float = 60.0, display: str = "oled",
                  wall: str | None = None, wall_size: tuple[int, int] = (32, 8),
-                 wall_wiring: dict | None = None):
+                 wall_wiring: dict | None = None, flash_timing: bool = False):
         if display not in DISPLAYS or (wall is not None and wall not in WALLS):
             raise ValueError("virtual Pico: display %r, wall %r" % (display, wall))
         self.display = display
@@ -90,6 +90,7 @@ class VPico:
         self.uf2 = Path(uf2) if uf2 else uf2_path()
         self.i2c_instant = i2c_instant
         self.pace = pace
+        self.flash_timing = flash_timing  # erases and programs take a W25Q16JV's typical time
         self.boot_timeout = boot_timeout
         self.ctl = str(self.flash.with_suffix(".ctl"))
         self.logfile = self.flash.with_suffix(".log")
@@ -113,6 +114,8 @@ class VPico:
             cmd.append("--i2c-instant")
         if not self.pace:
             cmd.append("--no-pace")
+        if self.flash_timing:
+            cmd.append("--flash-timing")
         cmd += ["--display", self.display, "--wall-size", "%dx%d" % self.wall_size]
         if self.wall and self.display not in WALLS:
             cmd += ["--wall", self.wall]

@@ -4,7 +4,7 @@
 // littlefs filesystem survives a kill of this process ("power cut") and a restart.
 //
 // usage: node run.mjs [--uf2 FIRMWARE.uf2] --flash FLASH.bin [--no-uf2] [--quiet]
-//                     [--ctl SOCKET] [--i2c-instant] [--no-pace]
+//                     [--ctl SOCKET] [--i2c-instant] [--no-pace] [--flash-timing]
 //                     [--display oled|sh1106|lcd20|lcd16|digits|neopixel|matrix]
 //                     [--wall neopixel|matrix] [--wall-size WxH]
 //   --uf2: default $VPICO_UF2, else ../shared/pico/firmware.uf2 beside the repository.
@@ -15,6 +15,9 @@
 //   exit code 3: the firmware asked for a hard reset (machine.reset(), watchdog): the caller
 //   (bridge.py) starts a fresh emulator on the same flash file, as a real chip would reboot.
 //   --no-pace: let idle time pass at once (see "pacing" below; the default paces it).
+//   --flash-timing: each flash erase and program takes the emulated time a W25Q16JV (the Pico's
+//   flash) typically takes, 45 ms a 4 KB sector and 0.4 ms a 256-byte page, the core stalled
+//   as on the chip (the firmware runs these with interrupts off); default: no time at all.
 //   --display, --wall, --wall-size: the devices on the board's buses, as the profile options of
 //   the same names choose them (default: the SSD1306 OLED, no wall panel; periph.mjs).
 //
@@ -49,6 +52,9 @@ const NO_UF2 = argv.includes('--no-uf2');
 const QUIET = argv.includes('--quiet');
 const CTL = opt('--ctl', null);
 const I2C_INSTANT = argv.includes('--i2c-instant');
+const FLASH_TIMING = argv.includes('--flash-timing');
+const ERASE_NS = 45e6; // W25Q16JV datasheet: sector erase (4 KB) typical 45 ms (max 400)
+const PAGE_NS = 0.4e6; // page program (256 bytes) typical 0.4 ms (max 3)
 const PACE = !argv.includes('--no-pace');
 // The devices around the chip, as the board's profile options choose them (periph.mjs).
 const DISPLAY = opt('--display', 'oled');
@@ -133,6 +139,7 @@ mcu.onBreak = (code) => {
     else for (let i = 0; i < n; i++) mcu.flash[addr + i] &= mcu.readUint8(r[1] + i);
     if (n) persist(addr, n);
     board.event({ ev: 'flash', op: erase ? 'erase' : 'program', addr, len, t: Math.round(clock.nanos / 1000), torn });
+    if (FLASH_TIMING) clock.tick(erase ? (len / 4096) * ERASE_NS : Math.ceil(len / 256) * PAGE_NS);
     if (torn) {
       log(`power cut during a flash ${erase ? 'erase' : 'program'} at ${addr.toString(16)} (${n} of ${len} bytes done)`);
       shutdown(4);
