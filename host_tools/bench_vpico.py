@@ -237,7 +237,7 @@ def print_heap(r: dict) -> None:
              r["low_free_after_collect"], r["wall_s"]))
 
 
-def flash_timed(tree: dict, keys: list[str]) -> list[dict]:
+def flash_timed(tree: Path, keys: list[str]) -> list[dict]:
     """Press to pixels on a board whose flash takes its typical erase and program times
     (VPico(flash_timing=True): 45 ms a 4 KB sector, 0.4 ms a 256-byte page)."""
     with vpico.VPico(flash_timing=True) as b:
