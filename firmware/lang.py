@@ -71,11 +71,7 @@ def _line(text, i):
 
 def t(lang, key):
     """The text of key in lang ("en" or "tr"); the key itself if there is none."""
-    if lang == _cur[0]:  # the language on screen: its texts looked up lately first
-        v = _memo.get(key)
-        if v is not None:
-            return v
-    text = _text(lang)
+    text = _cur[1] if lang and lang == _cur[0] else _text(lang)  # (on screen: no call)
     v = _memo.get(key)
     if v is None:
         i = _at(text, key)

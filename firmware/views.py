@@ -366,8 +366,9 @@ def _place(alerts, room):
 
 
 def _info(model, w, n=5, right=None):
-    """Game lines, most important first: at most n (14.1: balls left, run, high run, innings,
-    average). right: what the 14.1 balls line shows on its right instead of the rack number."""
+    """Game lines, most important first (14.1: balls left, run, high run, innings, average; it
+    makes no more than n, the rows a caller has for them; the other games make their two or
+    three). right: what the 14.1 balls line shows on its right instead of the rack number."""
     st = model["state"]
     s = model.get("s")
     g = st["game"]
