@@ -273,4 +273,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from host_tools import cli
+
+    cli.run(main)
