@@ -38,7 +38,7 @@ T = (
     b"\nbad_break\tBad break"
     b"\ndry_break\tDry break"
     b"\nnext\tNext"
-    b"\ntype_name\tType name"
+    b"\ntype_name\tName"
     b"\ndelete\tDelete"
     b"\ncase\ta/A"
     b"\nset\tSet"

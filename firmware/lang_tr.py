@@ -35,7 +35,7 @@ T = (
     "\nbad_break\tKötü açış"
     "\ndry_break\tBoş açış"
     "\nnext\tSonraki"
-    "\ntype_name\tİsim yaz"
+    "\ntype_name\tİsim"
     "\ndelete\tSil"
     "\ncase\ta/A"
     "\nset\tAyarla"

@@ -119,10 +119,9 @@ def _step(values, cur, d):
 # key (or * first, for two letters of one key) keeps the letter. The first letter of each word
 # is a capital; C changes the case of the letter being typed. B takes the last letter back (held:
 # all of them), A keeps the name, D goes back with the old one.
-KEYS = {"1": ".-'1", "2": "abcç2", "3": "def3", "4": "gğhıi4", "5": "jkl5", "6": "mnoö6",
-        "7": "pqrsş7", "8": "tuüv8", "9": "wxyz9", "0": " 0"}
-UPPER = {"1": ".-'1", "2": "ABCÇ2", "3": "DEF3", "4": "GĞHIİ4", "5": "JKL5", "6": "MNOÖ6",
-         "7": "PQRSŞ7", "8": "TUÜV8", "9": "WXYZ9", "0": " 0"}
+# The letters of keys 0-9, small and capital.
+KEYS = (" 0", ".-'1", "abcç2", "def3", "gğhıi4", "jkl5", "mnoö6", "pqrsş7", "tuüv8", "wxyz9")
+UPPER = (" 0", ".-'1", "ABCÇ2", "DEF3", "GĞHIİ4", "JKL5", "MNOÖ6", "PQRSŞ7", "TUÜV8", "WXYZ9")
 _typing = None  # [field, the letters kept, the key being pressed or None, its letter, upper]
 
 
@@ -133,7 +132,7 @@ def type_start(ctl, field):
 
 
 def _letter(t):
-    return (UPPER if t[4] else KEYS)[t[2]][t[3]] if t[2] else ""
+    return (UPPER if t[4] else KEYS)[int(t[2])][t[3]] if t[2] else ""
 
 
 def _keep(t):
@@ -146,9 +145,9 @@ def type_key(ctl, long, k):
     t = _typing
     if t is None:
         return ctl._go("setup")
-    if k in KEYS:
+    if len(k) == 1 and "0" <= k <= "9":
         if k == t[2]:
-            t[3] = (t[3] + 1) % len(KEYS[k])
+            t[3] = (t[3] + 1) % len(KEYS[int(k)])
             return
         _keep(t)
         if len(t[1]) >= 12:
@@ -204,7 +203,7 @@ def type_items(ctl):
         return []
     it = [["", "", "%s: %s%s" % (t[0][-1], t[1], _letter(t) or "_"[len(t[1]) // 12:])]]
     if t[2]:
-        cyc = (UPPER if t[4] else KEYS)[t[2]]
+        cyc = (UPPER if t[4] else KEYS)[int(t[2])]
         i = t[3]
         it.append(["", "", "%s: %s[%s]%s" % (t[2], cyc[:i], cyc[i], cyc[i + 1:])])
     return it + [["A", "ok"], ["D", "back"], ["*", "next"], ["B", "delete"], ["C", "case"]]

@@ -617,7 +617,7 @@ class _Setup(_List):
         h[1][1] = "start"
         del h[2]
         if c.layout == "keypad" and self._player(c):
-            h.append(["*", "type_name"])
+            h.insert(2, ["*", "type_name"])  # (before the move hint: it shows)
         return h
 
     def change(self, c, item, d):
@@ -628,6 +628,12 @@ class _Setup(_List):
         else:
             c.msg = _setup().change(c.cfg, item[0], d, c.store)
 
+    def ok(self, c, item):
+        c._start()
+
+    def back(self, c):
+        c._bad("UNDO" if c.layout == "buttons" else "D")
+
 
 class _Name(_Mode):
     # A player's name typed on the keypad, as on a phone (firmware/setup.py).
@@ -636,12 +642,6 @@ class _Name(_Mode):
 
     def items(self, c):
         return _setup().type_items(c)
-
-    def ok(self, c, item):
-        c._start()
-
-    def back(self, c):
-        c._bad("UNDO" if c.layout == "buttons" else "D")
 
 
 class _Menu(_List):
