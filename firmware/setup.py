@@ -5,7 +5,7 @@
 NAMES = ("Ali", "Ayşe", "Burak", "Can", "Deniz", "Elif", "Emre", "Furkan", "Gül", "Hakan",
          "Mehmet", "Zeynep", "P1", "P2")  # without a roster (players.txt) on the board
 _RECENT = 8  # names kept in recent.txt
-_list = [None, None]  # [store, the names a player row steps through]: read once a screen
+_list = [None, None]  # type: list  # [store, the names a player row steps through]: read once
 TARGETS = (10, 15, 20, 25, 40, 50, 60, 75, 100, 125, 150, 200)  # 10-20: short matches, practice
 GAMES = ("14.1", "8ball", "9ball")
 BREAKS = ("alternate", "winner", "loser")

@@ -70,7 +70,7 @@ CHOICES = {"accept": "accepted the table", "rerack": "chose a re-rack",
 LANGS = ("en", "tr")
 
 
-def tx(lang, text, *args):
+def tx(lang: str, text: str, *args) -> str:
     """text (the English of a sheet's text) in the sheet's language, with args put in (%)."""
     s = TR.get(text, text) if lang == "tr" else text
     return s % args if args else s

@@ -6,11 +6,12 @@
 
 Boots the virtual Pico (host_tools/vpico) on a flash kept in build/vpico/sim.bin (its own: not
 the build/vpico/flash.bin of `python -m host_tools.vpico run`; kept between runs, so the match on
-it resumes, which it says as it starts; --fresh: a blank board), deploys the current build to it with `make deploy`'s code (only what changed: nothing, most times; the
-options given go into its board.py, as `make deploy OPTIONS=...`), and lets the board run its
-own /main.py. The display (and the wall panel beside it) is drawn from the emulated chips'
-state with the host simulator's pictures; PC keys press the emulated keypad: 0-9 a-d * #
-(capital A-D: a long press), or the buttons: 1 2 f u m o (capitals, ! @: long), q quits. Piped
+it resumes, which it says as it starts; --fresh: a blank board), deploys the current build to
+it with `make deploy`'s code (only what changed: nothing, most times; the options given go into
+its board.py, as `make deploy OPTIONS=...`), and lets the board run its own /main.py. The
+display (and the wall panel beside it) is drawn from the emulated chips' state with the host
+simulator's pictures; PC keys press the emulated keypad: 0-9 a-d * # (capital A-D: a long
+press), or the buttons: 1 2 f u m o (capitals, ! @: long), q quits. Piped
 input: each line's tokens (key names; long:KEY) are pressed in turn, then the display's text is
 printed. The host simulator (`make sim`) stays the quick default; this one runs the real
 MicroPython.

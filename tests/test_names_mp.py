@@ -63,7 +63,9 @@ def test_a_name_from_the_settings_is_kept_at_the_first_press_on_its_row():
     st.save_settings(cfg)
 
     c = Controller(store=st)
-    c.cfg.update(st.load_settings()[0])  # (as firmware.app.new_controller does at boot)
+    saved = st.load_settings()[0]
+    assert saved is not None
+    c.cfg.update(saved)  # (as firmware.app.new_controller does at boot)
     assert c.cfg["p1"] == "Nurettin"
     c.cursor = 1
     c.key("press", "6")
