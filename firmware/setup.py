@@ -34,8 +34,8 @@ def items(c, lang):
 def names(store):
     """(the names a player row steps through, a message or None): the last names used
     (recent.txt), then the roster (players.txt; without one, NAMES), then P1 and P2. A roster's
-    lines that are no name are left out, and the message says how many (the board's console
-    which and why)."""
+    lines that are no name are left out, and the message says how many (make deploy's check of
+    the file names them)."""
     msg = None
     if _list[1] is None or _list[0] is not store:
         out, ros, bad = [], [], []
@@ -46,8 +46,6 @@ def names(store):
             if n not in out:
                 out.append(n)
         if bad:
-            for b in bad:
-                print("players.txt line %d left out: %s" % (b[0], b[1]))
             msg = ["roster_bad", len(bad)]
         _list[0] = store
         _list[1] = out

@@ -156,8 +156,8 @@ class Store:
         """(names, bad): the player names of the text file name (UTF-8, a name a line, at most 12
         characters), in order and without repeats; bad: [line number, why] of each line left
         out, why "utf8" (not UTF-8), "empty" or "long"; or "many" at the first line past the
-        64th name, where the reading stops. ([], []) without the file. Read line by line: the
-        heap holds the names, not the file."""
+        64th name, where the reading stops. ([], []) without the file. Read 64 bytes at most at
+        a time: the heap holds the names, not the file nor a long line."""
         out = []
         bad = []
         try:
@@ -166,8 +166,16 @@ class Store:
             return out, bad
         with f:
             no = 0
-            for line in f:
+            while True:
+                line = f.readline(64)  # (a name takes at most 50 bytes with its line end)
+                if not line:
+                    break
                 no += 1
+                if len(line) == 64 and line[-1:] != b"\n":  # no name: skip to the line's end
+                    while line and line[-1:] != b"\n":
+                        line = f.readline(64)
+                    bad.append([no, "long"])
+                    continue
                 try:
                     n = line.decode().strip()
                 except UnicodeError:

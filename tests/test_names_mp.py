@@ -44,6 +44,13 @@ def test_the_roster_file_is_read_with_turkish_letters_and_bad_lines_left_out():
     assert names == ["Ayşe", "İsmail", "Çağlar", "Şule"]  # order kept, the repeat once
     assert bad == [[3, "empty"], [4, "utf8"], [5, "long"]]
     assert st.names("none.txt") == ([], [])
+    # a line of 20 KB (a file that is no roster) is skipped, never read whole into the heap
+    with open(st.root + "/players.txt", "wb") as f:
+        f.write(b"Ali\n")
+        for _ in range(200):
+            f.write(b"x" * 100)
+        f.write(b"\nVeli")
+    assert st.names() == (["Ali", "Veli"], [[2, "long"]])
 
 
 def test_setup_steps_through_the_roster_and_says_how_many_lines_it_left_out():
@@ -81,6 +88,9 @@ def test_the_last_names_used_come_first_at_the_next_match():
     assert (c.cfg["p1"], c.cfg["p2"]) == ("Can", "Deniz")
     c._start()
     assert c.mode == "lag"
+    import sys
+
+    assert "firmware.setup" not in sys.modules  # its names (the roster) with it
     assert st.names("recent.txt")[0] == ["Can", "Deniz"]
     c2 = Controller(store=st)  # the next match's setup (the app starts one after a match)
     c2.cfg["p1"], c2.cfg["p2"] = "P1", "P2"
