@@ -131,3 +131,21 @@ def test_a_typed_name_is_refused_when_empty_too_long_or_the_other_players():
     assert c.mode == "name" and c.msg == ["name_taken", "Pa"]
     _keys(c, "D")
     assert c.cfg["p2"] == "P2"
+
+
+def test_the_new_event_says_the_language_on_screen_and_only_en_or_tr():
+    from firmware import events
+
+    c = Controller(lang="tr")
+    c.key("press", "5")
+    ev = c.match.log.event(0)
+    assert ev["t"] == "new" and ev["lang"] == "tr"
+    events.check(ev)
+    bad = dict(ev)
+    bad["lang"] = "de"
+    try:
+        events.check(bad)
+    except events.BadEvent as e:
+        assert "lang must be en or tr" in str(e)
+    else:
+        raise AssertionError("lang de was taken")
