@@ -57,11 +57,14 @@ mpy: venv
 	$(BIN)/python -m host_tools.deploy build
 
 # Put them on a board with mpremote: make deploy BOARD=pico PORT=/dev/ttyACM0 [OPTIONS='{...}']
+# [PLAYERS=roster.txt] (the club's names, a name a line: the board's /players.txt)
 BOARD ?= pico
 PORT ?= /dev/ttyACM0
 OPTIONS ?=
+PLAYERS ?=
 deploy: venv
-	$(BIN)/python -m host_tools.deploy --board $(BOARD) --port $(PORT) --options '$(OPTIONS)'
+	$(BIN)/python -m host_tools.deploy --board $(BOARD) --port $(PORT) --options '$(OPTIONS)' \
+	    --players '$(PLAYERS)'
 
 # The board's match records into DIR (only what is new): make pull PORT=/dev/ttyACM0 DIR=records
 DIR ?= records

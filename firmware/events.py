@@ -5,7 +5,8 @@ BREAKS = ("alternate", "winner", "loser")
 CHOICES = ("accept", "rerack", "kitchen", "spot8", "shoot", "pass")
 
 _FIELDS = {
-    "new": ("game", "players", "target", "race", "break", "three_foul", "nine_on_break"),
+    "new": ("game", "players", "target", "race", "break", "three_foul", "nine_on_break",
+            "lang"),
     "lag": ("breaker",),
     "shot": ("first", "pots", "rail", "break_rails", "cue_rail", "off", "call", "made",
              "cue_in_rack", "ball_in_rack", "foul"),
@@ -77,6 +78,8 @@ def check(ev):
             raise BadEvent("break must be alternate, winner or loser")
         if ev.get("nine_on_break") not in (None, "win", "spot"):
             raise BadEvent("nine_on_break must be win or spot")
+        if ev.get("lang") not in (None, "en", "tr"):
+            raise BadEvent("lang must be en or tr")
     elif t == "lag":
         b = ev.get("breaker")
         if b is None or not _player(b):

@@ -6,6 +6,8 @@
 #                    for a long match (a 150-point 14.1 match of 800 events takes about 40 of a
 #                    Pico's 352 blocks, a 5,000-event one about 224)
 #   settings.json    players, game, target/race, options, language, brightness (validated)
+#   players.txt      the club's roster (make deploy PLAYERS=FILE): UTF-8, a name a line
+#   recent.txt       the names of the last matches, the latest first (written at a match's start)
 import json
 import os
 
@@ -18,6 +20,7 @@ except ImportError:
 
 _KEEP = const(20)  # archived matches kept at most
 _FREE = const(40)  # percent of the filesystem's blocks left free for the new match
+_NAMES = const(64)  # names read from a names file at most (the heap while setup is up)
 
 # The settings and what each may be: (name, default, check) with check a tuple of the allowed
 # values, or an int bound (a whole number from 1 to it), or "name" (a player's name).
@@ -146,3 +149,55 @@ class Store:
         with open(self.settings_path + ".new", "w") as f:
             f.write(json.dumps(data))
         os.rename(self.settings_path + ".new", self.settings_path)
+
+    # ------------------------------------------------------------ player names
+
+    def names(self, name="players.txt"):
+        """(names, bad): the player names of the text file name (UTF-8, a name a line, at most 12
+        characters), in order and without repeats; bad: [line number, why] of each line left
+        out, why "utf8" (not UTF-8), "empty" or "long"; or "many" at the first line past the
+        64th name, where the reading stops. ([], []) without the file. Read 64 bytes at most at
+        a time: the heap holds the names, not the file nor a long line."""
+        out = []
+        bad = []
+        try:
+            f = open(self.root + "/" + name if self.root else name, "rb")
+        except OSError:
+            return out, bad
+        with f:
+            no = 0
+            while True:
+                line = f.readline(64)  # (a name takes at most 50 bytes with its line end)
+                if not line:
+                    break
+                no += 1
+                if len(line) == 64 and line[-1:] != b"\n":  # no name: skip to the line's end
+                    while line and line[-1:] != b"\n":
+                        line = f.readline(64)
+                    bad.append([no, "long"])
+                    continue
+                try:
+                    n = line.decode().strip()
+                except UnicodeError:
+                    bad.append([no, "utf8"])
+                    continue
+                if no == 1 and n[:1] == "\ufeff":  # the byte-order mark some editors write
+                    n = n[1:].strip()
+                if not n:
+                    bad.append([no, "empty"])
+                elif len(n) > 12:
+                    bad.append([no, "long"])
+                elif len(out) >= _NAMES:
+                    bad.append([no, "many"])
+                    break
+                elif n not in out:
+                    out.append(n)
+        return out, bad
+
+    def save_names(self, names, name="recent.txt"):
+        # Written whole to a new name, then renamed over the old file (atomic on littlefs).
+        path = self.root + "/" + name if self.root else name
+        with open(path + ".new", "w") as f:
+            for n in names:
+                f.write(n + "\n")
+        os.rename(path + ".new", path)

@@ -331,12 +331,13 @@ class Controller:
     # ------------------------------------------------------------ match: start, new, close
 
     def _start(self):
-        ev = _setup().new_event(self.cfg)
+        ev = _setup().new_event(self.cfg, self.lang)
         st = self.store
         self.match = Match(None if st is None else st.fresh())
         self.groups = []
         if self._send(ev):
             self.msg = ["started"]
+            _setup().remember(st, ev["players"])
             unload("setup")  # its code is not needed until the next new match
             self._save_settings()
 
@@ -597,7 +598,17 @@ class _List(_Mode):
 
 class _Setup(_List):
     # The new-match screen: 4/6 (P2) change a setting, 5 (FOUL) starts from any row; nothing
-    # to go back to.
+    # to go back to. On a player's row * types a name (mode "name", firmware/setup.py).
+    def key(self, c, long, k):
+        if k == "*" and c.layout == "keypad" and self._player(c):
+            return _setup().type_start(c, self._player(c))
+        _List.key(self, c, long, k)
+
+    def _player(self, c):
+        it = self.items(c)
+        f = it[c.cursor % len(it)][0]
+        return f if f in ("player1", "player2") else None
+
     def items(self, c):
         return c._bright_row(_setup().items(c.cfg, c.lang))
 
@@ -605,6 +616,8 @@ class _Setup(_List):
         h = _List.hints(self, c)
         h[1][1] = "start"
         del h[2]
+        if c.layout == "keypad" and self._player(c):
+            h.insert(2, ["*", "type_name"])  # (before the move hint: it shows)
         return h
 
     def change(self, c, item, d):
@@ -613,13 +626,22 @@ class _Setup(_List):
         elif item[0] == "bright":
             c._bright(d)
         else:
-            _setup().change(c.cfg, item[0], d)
+            c.msg = _setup().change(c.cfg, item[0], d, c.store)
 
     def ok(self, c, item):
         c._start()
 
     def back(self, c):
         c._bad("UNDO" if c.layout == "buttons" else "D")
+
+
+class _Name(_Mode):
+    # A player's name typed on the keypad, as on a phone (firmware/setup.py).
+    def key(self, c, long, k):
+        _setup().type_key(c, long, k)
+
+    def items(self, c):
+        return _setup().type_items(c)
 
 
 class _Menu(_List):
@@ -738,7 +760,7 @@ class _RackQ(_List):
 
 
 _MODES = {"setup": _Setup(), "lag": _Lag(), "play": _Play(), "choice": _Choice(),
-          "over": _Over(), "menu": _Menu(), "help": _Help(), "rackq": _RackQ()}
+          "over": _Over(), "menu": _Menu(), "help": _Help(), "rackq": _RackQ(), "name": _Name()}
 
 
 def _what(log, i):

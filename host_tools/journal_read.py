@@ -374,7 +374,6 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main(sys.argv[1:]))
-    except BrokenPipeError:  # | head
-        sys.exit(0)
+    from host_tools import cli
+
+    cli.run(main, sys.argv[1:])

@@ -68,4 +68,6 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    from host_tools import cli
+
+    cli.run(main, sys.argv[1:])

@@ -13,7 +13,8 @@ folder of event files. For each match it writes into DIR:
   NAME.png   the chart: 14.1 running scores inning by inning, 8/9-ball racks won rack by rack.
 
 --summary also writes summary.json, summary.csv and summary.html: a row per match. --date puts
-that date on the sheets (the board has no clock, so a journal carries none).
+that date on the sheets (the board has no clock, so a journal carries none). A sheet is in the
+language the match was played in (the new event's lang: English or Turkish), or in --lang.
 
 Nothing here knows the rules: each event is replayed through the rules core (firmware.match)
 and the sheet is what changed in the state from before the event to after it (scores, innings,
@@ -37,6 +38,7 @@ from firmware import rules
 from firmware.match import Match
 from host_tools import journal_read
 from host_tools.journal_read import Read, Stop
+from host_tools.sheet_tr import TR
 
 SCHEMA = "pool-scoresheet/1"
 GAME_NAMES = {"14.1": "14.1 continuous", "8ball": "8-ball", "9ball": "9-ball"}
@@ -65,12 +67,21 @@ CHOICES = {"accept": "accepted the table", "rerack": "chose a re-rack",
            "shoot": "shot after the push out", "pass": "passed the shot back"}
 
 
+LANGS = ("en", "tr")
+
+
+def tx(lang: str, text: str, *args) -> str:
+    """text (the English of a sheet's text) in the sheet's language, with args put in (%)."""
+    s = TR.get(text, text) if lang == "tr" else text
+    return s % args if args else s
+
+
 def _avg(points, innings):
     return None if innings <= 0 else round(points / innings, 2)
 
 
-def foul_text(rule):
-    return "%s %s" % (rule, FOULS[rule]) if rule in FOULS else rule
+def foul_text(rule, lang="en"):
+    return "%s %s" % (rule, tx(lang, FOULS[rule])) if rule in FOULS else rule
 
 
 # ---------------------------------------------------------------- the record of a match
@@ -78,7 +89,8 @@ def foul_text(rule):
 class _Sheet:
     """Follows a replay event by event and keeps what the sheet needs."""
 
-    def __init__(self):
+    def __init__(self, lang="en"):
+        self.lang = lang
         self.innings = []  # 14.1: one entry per player inning, in playing order
         self.cur: list = [None, None]  # 14.1: each player's current inning entry
         self.racks = []  # 8/9-ball: one entry per rack
@@ -118,34 +130,35 @@ class _Sheet:
                 e["three_fouls"] += 1
         e["run"] = max(e["run"], pa[rules.RUN])
         e["score"] = pa[rules.SCORE]
+        t = self.lang
         if foul == "S4":
-            end = "breaking violation: -2"
+            end = tx(t, "breaking violation: -2")
         elif rack == "S11":
-            end = "third foul in a row (%s): -16, re-rack 15" % foul
+            end = tx(t, "third foul in a row (%s): -16, re-rack 15", foul)
         elif foul:
-            end = "foul " + foul_text(foul)
+            end = tx(t, "foul %s", foul_text(foul, t))
         elif a["winner"] == me:
-            end = "won the match"
+            end = tx(t, "won the match")
         elif b["breaking"] and not balls:
-            end = "break, nothing in"
+            end = tx(t, "break, nothing in")
         elif balls:
-            end = "%d made" % balls
+            end = tx(t, "%d made", balls)
         elif ev.get("call") == "safety":
-            end = "safety"
+            end = tx(t, "safety")
         elif note.get("spot"):
-            end = "%d in, not as called: spotted" % note["spot"]
+            end = tx(t, "%d in, not as called: spotted", note["spot"])
         else:
-            end = "miss"
+            end = tx(t, "miss")
         e["end"] = end
         if not balls or foul or a["winner"] == me:
             e["log"].append(end)
         if rack and rack not in ("S11", "S4"):
-            e["log"].append(RACKS.get(rack, rack))
+            e["log"].append(tx(t, RACKS[rack]) if rack in RACKS else rack)
 
     # -------------------------------------------------------- 8-ball, 9-ball
     def _rack(self, s):
         e = {"rack": s["rack"], "breaker": s["shooter"], "breaks": [], "winner": None,
-             "how": None, "end": None, "break_and_run": False, "fouls": [0, 0],
+             "how": None, "end": None, "lost_by": None, "break_and_run": False, "fouls": [0, 0],
              "foul_rules": [], "push_outs": [0, 0], "balls": [0, 0], "shots": [0, 0],
              "racks_after": [s["p"][0][rules.RACKS], s["p"][1][rules.RACKS]],
              "innings_after": [s["p"][0][rules.INNINGS], s["p"][1][rules.INNINGS]],
@@ -172,15 +185,17 @@ class _Sheet:
             e["foul_rules"].append([me, foul])
         if ev.get("call") == "push":
             e["push_outs"][me] += 1
-            e["notes"].append("%s pushed out" % names[me])
+            e["notes"].append(tx(self.lang, "%s pushed out", names[me]))
         for x in note.get("spot") or []:
-            e["notes"].append("the %d spotted" % x)
+            e["notes"].append(tx(self.lang, "the %d spotted", x))
         e["racks_after"] = [a["p"][0][rules.RACKS], a["p"][1][rules.RACKS]]
         e["innings_after"] = [a["p"][0][rules.INNINGS], a["p"][1][rules.INNINGS]]
         end = note.get("end")
         if end:
             w = note["won"]
+            # a loss (E12, N11): the other player lost the rack, the winner did not win it so
             e.update(winner=w, end=end, how=HOW.get(end, end), finished=True,
+                     lost_by=1 - w if end in LOSSES else None,
                      break_and_run=w == e["breaker"] and e["_since_break"] == {w}
                      and end not in LOSSES)
             if a["winner"] is None:
@@ -189,9 +204,10 @@ class _Sheet:
     def choose(self, b, a, ev, names):
         by = b["pending"][0]
         note = a["note"] or {}
-        text = "%s %s" % (names[by], CHOICES.get(ev["option"], ev["option"]))
+        opt = ev["option"]
+        text = "%s %s" % (names[by], tx(self.lang, CHOICES[opt]) if opt in CHOICES else opt)
         if ev.get("breaker") is not None:
-            text += " (%s breaks)" % names[ev["breaker"]]
+            text += tx(self.lang, " (%s breaks)", names[ev["breaker"]])
         if b["game"] == "14.1":
             last = self.innings[-1] if self.innings else None
             if last is not None:
@@ -240,23 +256,33 @@ def _stats_rack(sheet, s):
             "break_and_runs": len([r for r in sheet.racks if r["break_and_run"]
                                    and r["winner"] == i]),
             "fouls": sum(r["fouls"][i] for r in sheet.racks),
-            "racks_won_by": {}, "racks_lost_by": {}, "race": s["race"][i]}
+            "racks_won_by": {}, "racks_won_on_loss": {}, "racks_lost_by": {},
+            "race": s["race"][i]}
         if s["game"] == "9ball":
             st["push_outs"] = sum(r["push_outs"][i] for r in sheet.racks)
+        # how each rack was won by own play, won on the other player's loss (E12, N11: the
+        # 8 made early is the loser's, not the winner's), lost
         for r in sheet.racks:
-            if r["winner"] == i:
-                st["racks_won_by"][r["how"]] = st["racks_won_by"].get(r["how"], 0) + 1
-            elif r["winner"] == 1 - i and r["end"] in LOSSES:
-                st["racks_lost_by"][r["how"]] = st["racks_lost_by"].get(r["how"], 0) + 1
+            if r["winner"] is None:
+                continue
+            k = ("racks_won_by" if r["lost_by"] is None else "racks_won_on_loss") \
+                if r["winner"] == i else "racks_lost_by" if r["lost_by"] == i else None
+            if k:
+                st[k][r["how"]] = st[k].get(r["how"], 0) + 1
         out.append(st)
     return out
 
 
-def build(read: Read, date=None):
+def build(read: Read, date=None, lang=None):
     """The scoresheet record (a JSON-able dict) of one match as read, or None if nothing of it
-    could be read (no new-match event)."""
+    could be read (no new-match event). Its texts are in lang, else in the language the match
+    was played in (the new event's lang), else in English."""
+    if lang is None:
+        first = read.events[0] if read.events else {}
+        lang = first.get("lang") if first.get("t") == "new" else None
+    lang = lang if lang in LANGS else "en"
     m = Match()
-    sheet = _Sheet()
+    sheet = _Sheet(lang)
     stop = read.stop
     for i, ev in enumerate(read.events):
         before = rules.copy(m.s) if m.s is not None else None
@@ -299,10 +325,10 @@ def build(read: Read, date=None):
     handicap = target[0] != target[1]
     w = s["winner"]
     rec = {
-        "schema": SCHEMA, "name": read.name, "date": date,
+        "schema": SCHEMA, "name": read.name, "date": date, "lang": lang,
         "source": read.source(), "complete": stop is None,
         "stop": stop.as_dict() if stop else None,
-        "game": g, "game_name": GAME_NAMES[g], "players": list(names),
+        "game": g, "game_name": tx(lang, GAME_NAMES[g]), "players": list(names),
         "settings": {"target": list(s["target"]) if g == "14.1" else None,
                      "race": list(s["race"]) if g != "14.1" else None,
                      "break": s["brk"] if g != "14.1" else None, "three_foul": s["three"],
@@ -316,7 +342,7 @@ def build(read: Read, date=None):
     }
     if g == "14.1":
         if w is None and sheet.innings and sheet.innings[-1]["player"] == s["shooter"]:
-            sheet.innings[-1]["log"].append("still at the table")
+            sheet.innings[-1]["log"].append(tx(lang, "still at the table"))
         rec["innings"] = sheet.innings
     else:
         rec["racks"] = sheet.racks
@@ -362,7 +388,8 @@ def csv_text(rec):
                         (last["foul"] or "") if last else "",
                         "" if r["winner"] is None else r["winner"] + 1,
                         "" if r["winner"] is None else names[r["winner"]],
-                        r["how"] or "", r["end"] or "", _yn(r["break_and_run"]),
+                        tx(rec["lang"], r["how"]) if r["how"] else "", r["end"] or "",
+                        _yn(r["break_and_run"]),
                         r["fouls"][0], r["fouls"][1], r["push_outs"][0], r["push_outs"][1],
                         r["balls"][0], r["balls"][1], r["racks_after"][0], r["racks_after"][1],
                         r["innings_after"][0], r["innings_after"][1], _yn(r["finished"]),
@@ -399,10 +426,15 @@ def _rows_141(rec):
 
 
 def _totals(rec):
-    # (label, key) rows of the totals table, per game.
+    # (label, key) rows of the totals table, per game, in the sheet's language.
+    return [(tx(rec["lang"], label), key) for label, key in _total_rows(rec)]
+
+
+def _total_rows(rec):
     if rec["game"] == "14.1":
         return [("Score", "score"), ("Innings", "innings"), ("High run", "high_run"),
                 ("Balls made", "balls"), ("Average (points per inning)", "average"),
+                ("Balls per inning (the board's Bl/inn)", "balls_per_inning"),
                 ("Average without safety innings", "average_without_safeties"),
                 ("Safety innings", "safety_innings"), ("Fouls", "fouls"),
                 ("Penalty points", "penalty_points"),
@@ -420,9 +452,24 @@ def _totals(rec):
 
 
 def html_text(rec, png_name=None):
+    lang = rec["lang"]
+
+    def t(text, *args):
+        return tx(lang, text, *args)
+
+    def how(k):
+        # how a rack ended: by whom, when it was the loser's (E12, N11)
+        if not k["how"]:
+            return t("in play") if not k["finished"] else ""
+        h = t(k["how"])
+        if k["lost_by"] is not None:
+            h = t("%s lost the rack: %s", rec["players"][k["lost_by"]], h)
+        return h
+
     return _env().get_template("scoresheet.html").render(
-        r=rec, fmt=fmt, rows141=_rows_141(rec) if rec["game"] == "14.1" else None,
-        totals=_totals(rec), png=png_name, foul_text=foul_text)
+        r=rec, fmt=lambda v: t(fmt(v)) if isinstance(v, bool) else fmt(v),
+        rows141=_rows_141(rec) if rec["game"] == "14.1" else None, totals=_totals(rec),
+        png=png_name, foul_text=lambda rule: foul_text(rule, lang), t=t, how=how)
 
 
 # ---------------------------------------------------------------- PNG
@@ -436,6 +483,7 @@ def chart_png(rec, path):
     fig = Figure(figsize=(7.5, 3.4), dpi=110)
     ax = fig.add_subplot(1, 1, 1)
     names = rec["players"]
+    lang = rec["lang"]
     styles: list[dict[str, Any]] = [dict(color="black", linestyle="-", marker="o"),
               dict(color="#555555", linestyle="--", marker="s")]
     if rec["game"] == "14.1":
@@ -447,13 +495,13 @@ def chart_png(rec, path):
         t = rec["settings"]["target"]
         for i in (0, 1) if t[0] != t[1] else (0,):
             ax.axhline(t[i], color="#888888", linewidth=0.8, linestyle=":")
-            ax.annotate("target %d" % t[i] + (" (%s)" % names[i] if t[0] != t[1] else ""),
+            ax.annotate(tx(lang, "target %d", t[i]) + (" (%s)" % names[i] if t[0] != t[1] else ""),
                         (1, t[i]), xycoords=ax.get_yaxis_transform(), xytext=(-2, 2),
                         textcoords="offset points", fontsize=7, ha="right")
         ax.axhline(0, color="black", linewidth=0.6)
-        ax.set_xlabel("inning")
-        ax.set_ylabel("score")
-        ax.set_title("%s: running score, %s v %s" % (rec["game_name"], names[0], names[1]),
+        ax.set_xlabel(tx(lang, "inning"))
+        ax.set_ylabel(tx(lang, "score"))
+        ax.set_title(tx(lang, "%s: running score, %s v %s", rec["game_name"], names[0], names[1]),
                      fontsize=10)
     else:
         racks = [r for r in rec["racks"] if r["finished"]]
@@ -464,22 +512,22 @@ def chart_png(rec, path):
         race = rec["settings"]["race"]
         for i in (0, 1) if race[0] != race[1] else (0,):
             ax.axhline(race[i], color="#888888", linewidth=0.8, linestyle=":")
-            ax.annotate("race to %d" % race[i] + (" (%s)" % names[i] if race[0] != race[1]
-                                                  else ""),
+            ax.annotate(tx(lang, "race to %d", race[i]) + (" (%s)" % names[i] if race[0] != race[1]
+                                                           else ""),
                         (1, race[i]), xycoords=ax.get_yaxis_transform(), xytext=(-2, 2),
                         textcoords="offset points", fontsize=7, ha="right")
-        ax.set_xlabel("rack")
-        ax.set_ylabel("racks won")
+        ax.set_xlabel(tx(lang, "rack"))
+        ax.set_ylabel(tx(lang, "racks won"))
         top = max(race) + 1
         ax.set_ylim(-0.2, top + 0.3)
         ax.set_yticks(range(0, top))
         n = max([r["rack"] for r in racks] or [0])
         ax.set_xticks(range(0, n + 1))
         ax.set_xlim(-0.3, n + 0.6)
-        ax.set_title("%s: racks won, %s v %s" % (rec["game_name"], names[0], names[1]),
+        ax.set_title(tx(lang, "%s: racks won, %s v %s", rec["game_name"], names[0], names[1]),
                      fontsize=10)
     if rec["stop"]:
-        ax.text(0.99, 0.02, "record stops early", transform=ax.transAxes, ha="right",
+        ax.text(0.99, 0.02, tx(lang, "record stops early"), transform=ax.transAxes, ha="right",
                 fontsize=7, style="italic")
     ax.grid(True, color="#dddddd", linewidth=0.6)
     ax.legend(loc="upper left", fontsize=8, frameon=False)
@@ -554,9 +602,10 @@ def _unique(name, used):
     return n
 
 
-def make_sheets(inputs, out, summary=False, date=None, err=None):
-    """Sheets for every match in inputs (paths) into out. Returns (written paths, summary rows,
-    errors as text); every problem is reported on err (default stderr), none raises."""
+def make_sheets(inputs, out, summary=False, date=None, err=None, lang=None):
+    """Sheets for every match in inputs (paths) into out, each in lang or else in the language
+    its match was played in. Returns (written paths, summary rows, errors as text); every
+    problem is reported on err (default stderr), none raises."""
     err = err or sys.stderr
     written, rows, errors, used = [], [], [], set()
     for path in inputs:
@@ -566,7 +615,7 @@ def make_sheets(inputs, out, summary=False, date=None, err=None):
                 err.write(errors[-1] + "\n")
                 continue
             try:
-                rec = build(r, date)
+                rec = build(r, date, lang)
                 if rec is None:
                     why = r.stop.text() if r.stop else "no events"
                     errors.append("error: %s: nothing readable (%s)" % (r.path, why))
@@ -604,8 +653,11 @@ def main(argv):
     ap.add_argument("--out", required=True, metavar="DIR", help="where the sheets go")
     ap.add_argument("--summary", action="store_true", help="also write summary.{json,csv,html}")
     ap.add_argument("--date", help="the date printed on the sheets (YYYY-MM-DD)")
+    ap.add_argument("--lang", choices=LANGS,
+                    help="the sheets' language (default: each match's, the board's at its start)")
     args = ap.parse_args(argv)
-    written, rows, errors = make_sheets(args.inputs, args.out, args.summary, args.date)
+    written, rows, errors = make_sheets(args.inputs, args.out, args.summary, args.date,
+                                        lang=args.lang)
     for r in rows:
         print("%s: %s, %s v %s -> %s" % (r["name"], r["game"], r["p1"], r["p2"],
                                          os.path.join(args.out, r["name"] + ".{json,csv,html,png}")))
@@ -615,4 +667,6 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    from host_tools import cli
+
+    cli.run(main, sys.argv[1:])

@@ -107,10 +107,11 @@ PICTURES = (
 
 
 def picture(name):
+    # The picture of a file name, with or without its ".png".
     for pic in PICTURES:
-        if pic[0] == name:
+        if name in (pic[0], pic[0][:-4]):
             return pic
-    raise KeyError("no picture %r (%s)" % (name, ", ".join(p[0] for p in PICTURES)))
+    raise KeyError("no picture %r (%s)" % (name, ", ".join(p[0][:-4] for p in PICTURES)))
 
 
 def sim_args(pic):
@@ -170,18 +171,33 @@ def check(outdir, names=None):
 
 
 def main(argv=None):
-    args = sys.argv[1:] if argv is None else argv
-    if args[:1] == ["--keys"] and len(args) == 2:
-        pic = picture(args[1])
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m host_tools.screens",
+                                 description="The README's pictures, made from key presses.",
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="pictures: " + ", ".join(p[0][:-4] for p in PICTURES))
+    ap.add_argument("outdir", nargs="?", default=str(DOCS),
+                    help="write the pictures there (default docs/screens/)")
+    ap.add_argument("--check", action="store_true",
+                    help="compare docs/screens/ with fresh pictures")
+    ap.add_argument("--keys", metavar="NAME",
+                    help="print a picture's key file for host_tools.sim --keys")
+    ns = ap.parse_args(argv)
+    if ns.keys:
+        try:
+            pic = picture(ns.keys)
+        except KeyError as e:
+            ap.error(e.args[0])
         print("# python -m host_tools.sim %s --keys FILE --shots DIR" % " ".join(sim_args(pic)))
         sys.stdout.write(key_file(pic))
         return 0
-    if args[:1] == ["--check"]:
+    if ns.check:
         bad = check(DOCS)
         for name in bad:
             print("differs from its keys: %s" % (DOCS / name))
         return 1 if bad else 0
-    out = Path(args[0]) if args else DOCS
+    out = Path(ns.outdir)
     out.mkdir(parents=True, exist_ok=True)
     for pic in PICTURES:
         path = out / pic[0]
@@ -191,4 +207,6 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from host_tools import cli
+
+    cli.run(main)

@@ -36,8 +36,9 @@ KEYS_141 = (["8", "4", "4", "8", "4", "4", "8"] + ["4"] * 4 + ["8"] + ["4"] * 4 
 ] + ["A"] * 13)                           # Mehmet: 13 and out (40)
 
 # 9-ball on the buttons: P1/P2 made (the shooter's) or miss (the other's), FOUL, long P1/P2 the
-# 9 made, long UNDO then OK a push out; setup: P1 next row, P2 next value, OK start.
-KEYS_9 = (["P1"] + ["P2"] * 7 + ["P1"] + ["P2"] * 4 + ["P1"] + ["P2"] * 14 + ["P1"] +
+# 9 made, long UNDO then OK a push out; setup: P1 next row, P2 next value, OK start (the names
+# of the 14.1 match, the last used, come first in the list).
+KEYS_9 = (["P1"] + ["P2"] * 8 + ["P1"] + ["P2"] * 6 + ["P1"] + ["P2"] * 14 + ["P1"] +
           ["P2"] * 14 + ["P1"] * 5 + ["OK", "P1"] + [
     "P1", "P1", "P2",                     # rack 1: Elif makes one on the break, one more, misses
     "P2", "P2", "FOUL",                   # Can: two, then a foul

@@ -737,4 +737,6 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from host_tools import cli
+
+    cli.run(main)

@@ -4,12 +4,14 @@
         [--display oled|sh1106|lcd20|lcd16|digits|neopixel|matrix] [--wall neopixel|matrix]
         [--input keypad|buttons] [--game 14.1|8ball|9ball]
 
-Boots the virtual Pico (host_tools/vpico) on a flash kept in build/vpico/flash.bin, deploys the
-current build to it with `make deploy`'s code (only what changed: nothing, most times; the
-options given go into its board.py, as `make deploy OPTIONS=...`), and lets the board run its
-own /main.py. The display (and the wall panel beside it) is drawn from the emulated chips'
-state with the host simulator's pictures; PC keys press the emulated keypad: 0-9 a-d * #
-(capital A-D: a long press), or the buttons: 1 2 f u m o (capitals, ! @: long), q quits. Piped
+Boots the virtual Pico (host_tools/vpico) on a flash kept in build/vpico/sim.bin (its own: not
+the build/vpico/flash.bin of `python -m host_tools.vpico run`; kept between runs, so the match on
+it resumes, which it says as it starts; --fresh: a blank board), deploys the current build to
+it with `make deploy`'s code (only what changed: nothing, most times; the options given go into
+its board.py, as `make deploy OPTIONS=...`), and lets the board run its own /main.py. The
+display (and the wall panel beside it) is drawn from the emulated chips' state with the host
+simulator's pictures; PC keys press the emulated keypad: 0-9 a-d * # (capital A-D: a long
+press), or the buttons: 1 2 f u m o (capitals, ! @: long), q quits. Piped
 input: each line's tokens (key names; long:KEY) are pressed in turn, then the display's text is
 printed. The host simulator (`make sim`) stays the quick default; this one runs the real
 MicroPython.
@@ -26,7 +28,9 @@ import tty
 from typing import Any
 
 from host_tools import deploy, sim, vpico
-from host_tools.vpico.__main__ import DEFAULT_FLASH
+from host_tools.vpico import ROOT
+
+DEFAULT_FLASH = ROOT / "build" / "vpico" / "sim.bin"  # (vpico run's is flash.bin)
 
 KEYS = {c: (c, 80) for c in "0123456789*#"}
 KEYS.update({c.lower(): (c, 80) for c in "ABCD"})
@@ -104,6 +108,14 @@ def interactive(b: vpico.VPico, layout: str) -> int:
         print()
 
 
+def flash_note(flash, fresh: bool) -> str:
+    # What the board starts from: a blank flash, or the one kept from the last run.
+    if fresh or not os.path.exists(flash):
+        return "sim_vpico: a blank flash in %s" % flash
+    return ("sim_vpico: the flash kept in %s (its match resumes; --fresh for a blank one)"
+            % flash)
+
+
 def main(argv: list[str]) -> int:
     flash, fresh, do_deploy = DEFAULT_FLASH, False, True
     opts: dict = {}
@@ -125,6 +137,7 @@ def main(argv: list[str]) -> int:
         print("sim_vpico: " + why, file=sys.stderr)
         return 1
     os.makedirs(os.path.dirname(os.path.abspath(flash)), exist_ok=True)
+    print(flash_note(flash, fresh), file=sys.stderr)
     display = opts.get("display", "oled")
     layout = opts.get("input", "keypad")
     if display not in vpico.DISPLAYS or opts.get("wall") not in (None,) + vpico.WALLS or \

@@ -95,6 +95,36 @@ def test_a_second_deploy_copies_nothing(rig):
     assert wait_rows(b, first_screen())[0] == "New match"
 
 
+def test_make_deploy_players_puts_the_clubs_roster_on_the_board(rig):
+    b = rig["board"]
+    assert rig["done"], "needs the first deploy"
+    roster = rig["tmp"] / "roster.txt"
+    roster.write_bytes("Zehra\nÖmer\n".encode("utf-8"))
+    lines = []
+    n = b.boots()
+    res = deploy.deploy(b.pty, "pico", tree=rig["tree"], out=lines.append, players=roster)
+    b.wait_boot(n + res["resets"])
+    assert res["copied"] == [] and "  copy players.txt (12 bytes, from %s)" % roster in lines
+    assert b.read_file("/players.txt") == roster.read_bytes()
+    # the board's new-match screen steps through it (P2 is player 2's, skipped)
+    wait_rows(b, first_screen())
+    for k in ("8", "6"):
+        b.press(k)
+        b.wait(SETTLE_MS)
+    rows = wait_rows(b, lambda rows: any("Zehra" in r for r in rows), timeout=60)
+    assert any(r.startswith(">Player 1: Zehra") for r in rows), rows
+    for k in ("4", "2"):  # back to P1, the cursor to the top: the first screen again
+        b.press(k)
+        b.wait(SETTLE_MS)
+    wait_rows(b, first_screen())
+    # a deploy without a roster leaves it there
+    n = b.boots()
+    res = deploy.deploy(b.pty, "pico", tree=rig["tree"], out=lines.append)
+    b.wait_boot(n + res["resets"])
+    assert res["removed"] == [] and "players.txt" in b.listdir("/")
+    wait_rows(b, first_screen())
+
+
 def test_a_deploy_after_a_change_copies_that_file_only(rig):
     b = rig["board"]
     tree2 = rig["tmp"] / "changed"

@@ -30,6 +30,24 @@ def test_unknown_board_profile(tmp_path):
         deploy.files_for(tmp_path, "uno")
 
 
+def test_a_roster_is_checked_before_anything_is_copied(tmp_path):
+    good = tmp_path / "players.txt"
+    good.write_bytes("Ayşe\n\nİsmail\n".encode("utf-8") + b"Bad\xff\n")
+    assert deploy.check_players(good) == ["players.txt line 2: empty, left out",
+                                          "players.txt line 4: not UTF-8, left out"]
+    with pytest.raises(deploy.DeployError, match="no roster file .*nope.txt"):
+        deploy.check_players(tmp_path / "nope.txt")
+    empty = tmp_path / "empty.txt"
+    empty.write_bytes(b"\n\xff\n")
+    with pytest.raises(deploy.DeployError, match="holds no name .*line 1: empty.*line 2: not UTF-8"):
+        deploy.check_players(empty)
+    # the command line says so, and copies nothing (no board is even asked)
+    r = subprocess.run([sys.executable, "-m", "host_tools.deploy", "--port", "/dev/null",
+                        "--players", str(empty)], cwd=ROOT, capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 1 and "holds no name" in r.stderr, r.stderr
+
+
 def test_a_port_that_is_not_micropython():
     # A serial device that prints a login prompt every 0.2 s whatever it is sent: no raw REPL.
     # (mpremote then waits for ever on a pty: the deploy's own timeout says what is wrong.)

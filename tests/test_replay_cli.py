@@ -102,3 +102,23 @@ def test_refusal_texts_load_only_when_printed():
             "assert str(e) == 'S1: 3 balls pocketed or off but only 2 on the table', str(e)\n")
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
+
+
+def _closed_pipe(*args):
+    # A tool's run with its stdout a pipe closed before it writes (`| head` ending first).
+    p = subprocess.Popen([sys.executable, "-m", *args], cwd=ROOT, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    assert p.stdout is not None and p.stderr is not None
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    p.stderr.close()
+    return p.wait(timeout=60), err
+
+
+def test_a_reader_that_stops_early_gets_no_broken_pipe_traceback():
+    scen = os.path.join(ROOT, "tests", "scenarios", "eight-ball-groups.jsonl")
+    for args in (("host_tools.replay", scen), ("host_tools.screens", "--keys", "oled-14-1-play-en"),
+                 ("host_tools.scoresheet", "--help")):
+        code, err = _closed_pipe(*args)
+        assert "BrokenPipeError" not in err and "Traceback" not in err, (args, err)
+        assert code == 0, (args, err)

@@ -18,6 +18,7 @@ from firmware import rules
 from firmware.journal import Journal, _crc
 from firmware.match import Match
 from firmware.store import Store
+from firmware.ui import Controller
 from host_tools import journal_read, scoresheet
 from host_tools.replay import replay
 
@@ -586,3 +587,76 @@ def test_key_pressed_matches_make_the_sheets_of_the_docs(tmp_path):
     assert [s["break_and_runs"] for s in rec["stats"]] == [1, 1]
     assert [s["push_outs"] for s in rec["stats"]] == [0, 1]
     assert rec["racks"][3]["end"] == "N11"
+
+
+# ---------------------------------------------------------------- language, losses, averages
+
+NEW8 = {"t": "new", "game": "8ball", "players": ["Can", "Zeynep"], "race": [2, 2]}
+EARLY8 = [{"t": "lag", "breaker": 0}, {"t": "shot", "first": 1, "break_rails": 4, "rail": True},
+          {"t": "shot", "first": 1, "pots": [8], "rail": True}]  # Zeynep: the 8 early (E12.5)
+
+
+def _sheet(tmp_path, events, lang=None):
+    src = tmp_path / "m.jsonl"
+    src.write_text("\n".join(json.dumps(e, ensure_ascii=False) for e in events) + "\n",
+                   encoding="utf-8")
+    out = str(tmp_path / "out")
+    _, _, errors = scoresheet.make_sheets([str(src)], out, err=_Null(), lang=lang)
+    assert errors == []
+    with open(os.path.join(out, "m.json"), encoding="utf-8") as f:
+        rec = json.load(f)
+    doc = _page(os.path.join(out, "m.html"))
+    return rec, _cells(doc), "".join(doc.itertext()), doc
+
+
+def test_a_rack_lost_on_the_8_made_early_is_the_losers_on_the_sheet(tmp_path):
+    # E12.5: Zeynep pockets the 8 before her group: she loses the rack, Can did not make an 8
+    rec, cells, _, _ = _sheet(tmp_path, [NEW8] + EARLY8)
+    r = rec["racks"][0]
+    assert (r["winner"], r["end"], r["lost_by"]) == (0, "E12.5", 1)
+    assert cells[("winner", None, "1")] == ["Can"]
+    assert cells[("how", None, "1")] == ["Zeynep lost the rack: 8 made early (E12.5)"]
+    can, zeynep = rec["stats"]
+    assert can["racks_won_by"] == {} and can["racks_won_on_loss"] == {"8 made early": 1}
+    assert zeynep["racks_lost_by"] == {"8 made early": 1} and zeynep["racks_won_by"] == {}
+    assert cells[("racks_won_by", "0", None)] == ["-"]
+    assert cells[("racks_won_on_loss", "0", None)] == ["8 made early: 1"]
+    assert cells[("racks_lost_by", "1", None)] == ["8 made early: 1"]
+
+
+def test_a_sheet_is_in_the_language_the_match_was_played_in(tmp_path):
+    rec, cells, text, doc = _sheet(tmp_path, [dict(NEW8, lang="tr")] + EARLY8)
+    assert rec["lang"] == "tr" and rec["game_name"] == "8 top"
+    assert doc.get("lang") == "tr"
+    assert "8 top: skor kağıdı" in text and "Toplamlar" in text and "Hakem / yazıcı" in text
+    assert cells[("how", None, "1")] == ["Zeynep rakı kaybetti: 8 erken girdi (E12.5)"]
+    assert cells[("racks_lost_by", "1", None)] == ["8 erken girdi: 1"]
+    assert "Kazanılan raklar" in text and "Racks won" not in text
+    # --lang gives the other one
+    rec, _, text, _ = _sheet(tmp_path, [dict(NEW8, lang="tr")] + EARLY8, lang="en")
+    assert rec["lang"] == "en" and "8-ball: score sheet" in text
+    # a match keyed on the board in Turkish: its new event says so
+    c = Controller("keypad", "tr", "14.1")
+    c.key("press", "5")
+    assert c.match.log.event(0)["lang"] == "tr"
+
+
+def test_the_sheets_average_and_the_boards_are_each_named_for_what_they_are(tmp_path):
+    # 14.1, Ali: 5 balls in the first inning, then a foul (-1): 4 points, 5 balls, 2 innings
+    evs = [{"t": "new", "game": "14.1", "players": ["Ali", "Veli"], "target": [50, 50]},
+           {"t": "lag", "breaker": 0},
+           {"t": "shot", "first": 1, "break_rails": 4, "cue_rail": True, "rail": True}]
+    evs += [{"t": "shot", "first": 1, "rail": True},  # Veli: a miss
+            {"t": "shot", "first": 1, "pots": [1, 2, 3, 4, 5], "made": True, "rail": True},
+            {"t": "shot", "first": 1, "foul": "G5.4"},  # Ali: a touched ball, -1
+            {"t": "shot", "first": 1, "rail": True}]  # Veli: a miss
+    rec, cells, text, _ = _sheet(tmp_path, evs)
+    ali = rec["stats"][0]
+    assert (ali["score"], ali["balls"], ali["innings"]) == (4, 5, 2)
+    assert cells[("average", "0", None)] == ["2.00"]  # points per inning
+    assert cells[("balls_per_inning", "0", None)] == ["2.50"]  # what the board shows
+    assert "Average (points per inning)" in text and "Balls per inning (the board's Bl/inn)" in text
+    from firmware import lang, views
+
+    assert lang.t("en", "avg") == "Bl/inn" and lang.t("tr", "avg") == "Top/ıs"
+    assert views.average(5, 2) == "2.50"

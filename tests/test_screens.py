@@ -79,3 +79,26 @@ def test_the_cli_checks_and_prints_key_files(tmp_path):
     assert res.returncode == 0 and res.stdout.endswith("##\nshot\n"), res.stdout
     assert screens.main([str(tmp_path)]) == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(NAMES)
+
+
+def test_help_prints_usage_and_writes_no_folder(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as e:
+        screens.main(["--help"])
+    assert e.value.code == 0
+    assert "usage: python -m host_tools.screens" in capsys.readouterr().out
+    assert list(tmp_path.iterdir()) == []  # no "--help/" of pictures
+
+
+def test_keys_takes_a_picture_name_without_png_and_names_the_pictures_when_wrong(capsys):
+    assert screens.main(["--keys", "oled-9ball-push-out-en"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# python -m host_tools.sim --display oled --input keypad --lang en "
+                          "--game 9ball")
+    assert out.endswith("##\nshot\n")
+    with pytest.raises(SystemExit) as e:
+        screens.main(["--keys", "oled-9ball-push"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "no picture 'oled-9ball-push'" in err and "oled-9ball-push-out-en" in err
+    assert "Traceback" not in err

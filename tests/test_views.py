@@ -70,7 +70,7 @@ def test_14_1_innings_run_high_run_average():
     # the averages: on the match-over screen (and the scoresheet)
     over = model(m141_run(), "tr")
     over["state"]["winner"] = 1
-    assert "Ort.   1.00 4.50" in oled_text(over) and "En iyi    2    5" in oled_text(over)
+    assert "Top/ıs 1.00 4.50" in oled_text(over) and "En iyi    2    5" in oled_text(over)
 
 
 def test_8ball_pending_choice_shows_options_and_keys():

@@ -69,6 +69,33 @@ def test_the_keypad_matrix_reads_a_key(board):
     assert r.stdout.strip() == "[]", (r.stdout, r.stderr)
 
 
+def test_back_to_back_presses_take_turns_instead_of_overlapping(board):
+    # `python -m host_tools.vpico press K` from a script: each command returns at once, so
+    # without a queue the second press came while the first key was still held (and the first
+    # one's release let go of a key pressed again): keys were lost.
+    seq = board.stats()["seq"]
+    (d1, u1), (d2, u2), (d3, u3) = [board.press(k, 80) for k in ("5", "5", "6")]
+    assert u1 - d1 == u2 - d2 == u3 - d3 == 80_000
+    assert d2 - u1 >= 30_000 and d3 - u2 >= 30_000  # past the firmware's release debounce
+    board.wait((u3 - board.time_us()) / 1000 + 5)
+    got = [(e["ev"], e["key"], e["t"]) for e in board.log(seq) if e.get("ev") in ("down", "up")]
+    assert [g[:2] for g in got] == [("down", "5"), ("up", "5"), ("down", "5"), ("up", "5"),
+                                    ("down", "6"), ("up", "6")]
+    assert [g[2] for g in got] == [d1, u1, d2, u2, d3, u3]
+
+
+def test_make_sim_board_pico_keeps_its_own_flash_and_says_what_it_resumes(tmp_path):
+    from host_tools import sim_vpico
+    from host_tools.vpico.__main__ import DEFAULT_FLASH
+
+    assert sim_vpico.DEFAULT_FLASH != DEFAULT_FLASH  # not the flash of `vpico run`
+    kept = tmp_path / "sim.bin"
+    assert "blank" in sim_vpico.flash_note(kept, False)
+    kept.write_bytes(b"\xff")
+    assert "resumes" in sim_vpico.flash_note(kept, False)
+    assert "blank" in sim_vpico.flash_note(kept, True)
+
+
 def test_the_watchdog_takes_its_real_time(board):
     # At the REPL the core sleeps until the watchdog's alarm: the emulator lets that time pass
     # in wall time (pacing), so a host has the window a real board gives it.

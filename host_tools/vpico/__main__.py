@@ -8,7 +8,8 @@
       --wall-size: its devices, as the profile options of the same names (the firmware's
       board.py must say the same: make deploy OPTIONS='{"display": "lcd20"}')
   python -m host_tools.vpico [--ctl SOCKET] COMMAND ...
-      one control-socket command: press KEY [MS] | down KEY | up KEY | wait MS | time | screen
+      one control-socket command (presses take turns: one starts 60 ms after the one before
+      it was released): press KEY [MS] | down KEY | up KEY | wait MS | time | screen
       | text | png PATH [SCALE] | device | wall | stats | log [SEQ] | passes [FROM_US]
       | serial [N] (default socket: build/vpico/flash.ctl); text, png and wall-rows (the wall
       panel as seen) are drawn here from the device state for the board's display kind
@@ -107,4 +108,6 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    from host_tools import cli
+
+    cli.run(main, sys.argv[1:])

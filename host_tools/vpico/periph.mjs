@@ -22,7 +22,9 @@
 //     (to GND). Unused inputs read high (pull-ups).
 //   Control socket (a Unix socket; one command line per connection, the reply, then close):
 //     press KEY MS        hold KEY for MS ms of emulated time (KEY: 0-9 A-D * # or a button name;
-//                         several keys: 0+C); replies "ok T_US RELEASE_US" at once
+//                         several keys: 0+C); replies "ok T_US RELEASE_US" at once; a press
+//                         while an earlier one is held or within 60 ms of its release waits
+//                         its turn (T_US then lies ahead)
 //     down KEY / up KEY   press / release (no timer)
 //     wait MS             reply "ok T_US" once MS ms of emulated time have passed
 //     time                emulated microseconds since power-on (the simulation clock)
@@ -516,6 +518,8 @@ export function attachBoard(mcu, clock, opts = {}) {
   const BUTTONS = { P1: 14, P2: 15, FOUL: 16, UNDO: 20, MISS: 21, OK: 22 };
   const passTimes = new Float64Array(8192); // when each of the last 8192 keypad scans began
   const pressed = new Set();
+  const PRESS_GAP_MS = 60; // between queued presses: past the firmware's 30 ms release debounce
+  let keysFree = 0; // emulated us from which the next `press` may start
   const unseen = new Set(); // pressed keys whose contact no scan has seen yet
   for (let i = 0; i < 30; i++) {
     if (i === SDA || i === SCL || ROWS.includes(i)) continue;
@@ -650,10 +654,16 @@ export function attachBoard(mcu, clock, opts = {}) {
         if (!a[1] || keys.includes(null)) return reply(`error: unknown key ${a[1]}\n`);
         const ms = a[2] !== undefined ? Number(a[2]) : 80;
         if (!(ms > 0)) return reply('error: MS\n');
-        const t = us();
-        keys.forEach(down);
+        // Presses queue: one starts PRESS_GAP_MS after the one before it was released (back-to-
+        // back commands from separate processes would otherwise hold keys together, or release
+        // a key pressed again early), so every key of a sequence is debounced as a press of its own.
+        const t = Math.max(us(), keysFree);
+        const start = () => keys.forEach(down);
+        if (t > us()) clock.createAlarm(start).schedule((t - us()) * 1000);
+        else start();
         const rel = clock.createAlarm(() => keys.forEach(up));
-        rel.schedule(ms * 1e6);
+        rel.schedule((t - us()) * 1000 + ms * 1e6);
+        keysFree = t + Math.round(ms * 1000) + PRESS_GAP_MS * 1000;
         kick();
         return reply(`ok ${t} ${t + Math.round(ms * 1000)}\n`);
       }
