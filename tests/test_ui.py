@@ -354,7 +354,7 @@ def test_A10_C_S4_rack_question_reads_plainly_on_the_oled():
     t = oled_text(c.model())
     assert "2=15th: Kitchen" in t and "C-S4d Rack 14,\ncue on head spot" in t, t
     press(c, "2")
-    assert "C-S4d Rack 14, cue in" in oled_text(c.model())
+    assert "C-S4d Rack 14,\ncue in hand" in oled_text(c.model())
     for r in oled_text(c.model()).split("\n"):
         assert "cue_in_rack" not in r and "ball_in_rack" not in r
     press(c, "A")                       # sent: the case shown is the one the rules gave
