@@ -26,6 +26,7 @@ class Controller:
         # Not kept over a restart (restore, resume): then each undo takes back one event.
         self.groups = []
         self.wall = False      # a wall panel is wired: the menus set its brightness (cfg)
+        self.four = False      # buttons: only P1, P2, FOUL and UNDO are wired (no MISS, OK)
         self.cfg = {"game": game, "p1": "P1", "p2": "P2", "t1": 100, "t2": 100, "r1": 5,
                     "r2": 5, "break": None, "three": True, "nine": "win", "bright": None}
 
@@ -294,7 +295,6 @@ class Controller:
         if not nine and (g is None or [b for b in s["table"] if rules.group_of(b) == g[who]]):
             raise rules.Refused("E11", "group_left", s["names"][who])
         evs = []
-        win = {"t": "shot", "first": 8, "pots": [8], "call": 8, "made": True, "rail": True}
         if s["breaking"]:      # (9-ball) the 9 on the break, or a legal dry break by the other
             b = {"t": "shot", "first": 1, "break_rails": 4, "rail": True}
             if s["shooter"] == who:
@@ -310,7 +310,10 @@ class Controller:
                 if t["rack"] != s0 or t["winner"] is not None:
                     return ()
                 return ({"t": "shot", "first": t["table"][0], "pots": [9], "rail": True},)
-        evs.append(win)
+            evs.append(win)
+        else:        # the 8 called and made (E11)
+            evs.append({"t": "shot", "first": 8, "pots": [8], "call": 8, "made": True,
+                        "rail": True})
         self._send_all(*evs)
 
     # ------------------------------------------------------------ choices
@@ -355,11 +358,13 @@ class Controller:
         v = self.version
         cfg = self.cfg
         w = self.wall
+        f = self.four
         self._close()
         self.__init__(self.layout, self.lang, cfg["game"], self.store)
         self.cfg = cfg
         self.version = v
         self.wall = w
+        self.four = f
 
     def _close(self):
         # Let go of the match's journal file (a new match or the settings screen comes).
@@ -736,8 +741,10 @@ class _Help(_List):
             # the keys, then under a "Held down:" row what they do when held (the README's table)
             me = "P1" if s and s["shooter"] == 0 else "P2"
             it = [[me, "made"], ["P2" if me == "P1" else "P1", "miss"],
-                  ["FOUL", "bad_break" if brk else "foul"], ["UNDO", "undo"], ["MISS", "miss"],
-                  ["OK", "safe"], ["held", "held"], ["FOUL", "scratch"], ["UNDO", "menu"]]
+                  ["FOUL", "bad_break" if brk else "foul"], ["UNDO", "undo"]]
+            if not c.four:
+                it += [["MISS", "miss"], ["OK", "safe"]]
+            it += [["held", "held"], ["FOUL", "scratch"], ["UNDO", "menu"]]
             if g != "14.1":
                 it.append(["P1/P2", "won_rack"])
             it += [["FOUL", "next"], ["P1/P2", "h_choice"]]

@@ -143,7 +143,10 @@ class Stream:
         refused = False
         todo = list(evs) if isinstance(evs, list) else None
         while True:
-            ev = (todo.pop(0) if todo else None) if todo is not None else evs(m.s, len(sent))
+            if todo is not None:
+                ev = todo.pop(0) if todo else None
+            else:
+                ev = evs(m.s, len(sent))  # type: ignore
             if ev is None:
                 break
             try:
@@ -525,7 +528,7 @@ def run(game, inp, streams, actions, seed, every=0):
     """Play `streams` random streams of up to `actions` actions; return the counts. A
     generator when every > 0 (yields every `every` actions: the MicroPython runner's steps)."""
     out = {"streams": 0, "events": 0, "actions": 0, "kinds": {}, "seen": {}}
-    for g in _run(game, inp, streams, actions, seed, out, every):
+    for _ in _run(game, inp, streams, actions, seed, out, every):
         pass
     return out
 

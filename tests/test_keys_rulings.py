@@ -1,8 +1,9 @@
 # Rulings the keys give (RULES.md IDs): a called scratch or ball off is the cue ball in pots/off
 # in every game, off keeps the cue ball, an open table asks the group, won rack invents nothing,
 # C-S4(d) with the 15th ball in the kitchen, A6, G5.14, G22, undo's label, help by situation.
-from firmware.match import Match
 from test_ui import ctl, note, press, st
+
+from firmware.match import Match
 
 
 def _menu_row(c, act, foul=None):
@@ -234,3 +235,20 @@ def test_N7_menu_rows_stay_put_when_the_push_out_is_gone():
     c = ctl("9ball", "1 B B")                  # the push out is no longer allowed
     press(c, "# # 5")                          # the first row: push out, refused (N7)
     assert c.msg[:2] == ["refused", "N7"] and len(c.match.log) == 4
+
+
+def test_help_on_four_buttons_lists_only_the_buttons_wired():
+    from firmware import hw
+    from firmware.app import App, Hardware
+    from firmware.ui import Controller
+    from host_tools.fakehw import FakePin
+
+    for names in (("P1", "P2", "FOUL", "UNDO"), ("P1", "P2", "FOUL", "UNDO", "MISS", "OK")):
+        inp = hw.keys("buttons", pins=[FakePin(1) for _ in names], names=names)
+        c = Controller("buttons", "en", "9ball")
+        App(Hardware(None, inp, "oled", "buttons"), c)
+        press(c, " ".join(["P1"] * (len(c.model()["items"]) - 1)) + " FOUL P1")
+        _menu_row(c, "help")
+        _ok(c)
+        labels = [r[0] for r in c.model()["items"]]
+        assert ("MISS" in labels and "OK" in labels) == (len(names) == 6), (names, labels)
