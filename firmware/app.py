@@ -49,6 +49,8 @@ class App:
         k = self.kind
         self.panel = hw.wall if hw.wall is not None else (
             hw.display if k in ("neopixel", "matrix", "wall") else None)
+        # 4 buttons (no MISS, OK): the help lists only the buttons there are
+        ctl.four = hw.layout == "buttons" and "MISS" not in getattr(hw.input, "names", ("MISS",))
         if self.panel is not None:
             ctl.wall = True
             if ctl.cfg.get("bright") is None:   # no setting yet: the board profile's level

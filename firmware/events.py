@@ -9,11 +9,12 @@ _FIELDS = {
             "lang"),
     "lag": ("breaker",),
     "shot": ("first", "pots", "rail", "break_rails", "cue_rail", "off", "call", "made",
-             "cue_in_rack", "ball_in_rack", "foul"),
+             "cue_in_rack", "ball_in_rack", "ball_in_kitchen", "foul"),
     "choose": ("option", "breaker", "by"),
     "undo": (),
 }
-_BOOLS = ("rail", "cue_rail", "made", "cue_in_rack", "ball_in_rack", "three_foul")
+_BOOLS = ("rail", "cue_rail", "made", "cue_in_rack", "ball_in_rack", "ball_in_kitchen",
+          "three_foul")
 
 
 class BadEvent(Exception):

@@ -20,5 +20,6 @@ MESSAGES = {
     "made_call": "the called ball {} was not pocketed",
     "unknown_foul": "{} is not a foul the referee can call here",
     "nothing": "nothing to undo",
+    "group_left": "{}'s group is not down (or the table is open)",
     "journal": "the journal on flash is damaged before this point: no undo further back",
 }

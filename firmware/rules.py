@@ -27,7 +27,7 @@ OPTIONS = {
 }
 # Fouls a referee may call that the shot facts can't show.
 CALLED_FOULS = ("G5.1", "G5.2", "G5.3", "G5.4", "G5.5", "G5.6", "G5.7", "G5.8", "G5.9",
-                "G5.10", "G5.11", "G5.12", "G19", "G20", "E9")
+                "G5.10", "G5.11", "G5.12", "G5.14", "G19", "G20", "E9")  # G5.14: an intentional foul
 
 class Refused(Exception):
     """An event not allowed now; the state is left as it was. key names the refusal's text
@@ -302,6 +302,21 @@ def _choose(s, ev):
     s["bih"] = "kitchen" if opt == "kitchen" or kind in ("S4k", "E4s") else None
 
 
+def _as_facts(ev):
+    # A called G5.2 (scratch) or G5.3 (off the table) with no ball of its own is the cue ball
+    # pocketed or off the table, as the shot facts would say it, so that every game gives it the
+    # ball in hand and the choices of a scratch (S7, S9, A7, E10, N4).
+    f = ev.get("foul")
+    k = "pots" if f == "G5.2" else ("off" if f == "G5.3" else None)
+    off = ev.get("off") or ()
+    if k is None or 0 in (ev.get("pots") or ()) or 0 in off or k == "off" and off:
+        return ev  # (G5.3 with the balls that left named: those are the facts)
+    ev = dict(ev)
+    del ev["foul"]
+    ev[k] = list(ev.get(k) or ()) + [0]
+    return ev
+
+
 # ---------------------------------------------------------------- entry
 
 _GAMES = {"14.1": "rules_141", "8ball": "rules_8ball", "9ball": "rules_9ball"}
@@ -351,6 +366,7 @@ def apply(s, ev):
         _check_choose(s, ev)
         _choose(s, ev)
     else:
+        ev = _as_facts(ev)
         _check_shot(s, ev)
         _game(s["game"]).shot(s, ev)
     after = s["shooter"]

@@ -47,7 +47,7 @@ def shot(s, ev):
             s["bih"] = "kitchen"
             return
         s["shooter"] = op
-        s["bih"] = "kitchen" if scratch or cue_off else None   # S7, S9
+        s["bih"] = "kitchen" if scratch or cue_off or foul == "G5.14" else None  # S7, S9
         return
     p[me][FOULS] = 0                                   # C-S3
     s["bih"] = None
@@ -69,16 +69,18 @@ def shot(s, ev):
     s["rack"] += 1
     s["left"] = 15
     cue_in = ev.get("cue_in_rack")
-    note["rack"] = rack_case(left, cue_in, ev.get("ball_in_rack"))
-    if cue_in:
+    note["rack"] = r = rack_case(left, cue_in, ev.get("ball_in_rack"), ev.get("ball_in_kitchen"))
+    if cue_in and r != "C-S4dh":  # C-S4d with the 15th ball in the kitchen: cue on the head spot
         s["bih"] = "kitchen"
 
 
-def rack_case(left, cue_in, ball_in):
+def rack_case(left, cue_in, ball_in, kitchen=False):
     """The rule for the re-rack once the 14th ball is down, left balls on the table (A10):
-    S10, or the C-S4 case of where the cue ball and the 15th ball lie."""
+    S10, or the C-S4 case of where the cue ball and the 15th ball lie; "C-S4dh" is C-S4(d)
+    with the 15th ball in the kitchen (the cue ball on the head spot; its rule ID is the first
+    5 characters)."""
     if left == 0:
         return "C-S4a"
     if cue_in:
-        return "C-S4b" if ball_in else "C-S4d"
+        return "C-S4b" if ball_in else ("C-S4dh" if kitchen else "C-S4d")
     return "C-S4c" if ball_in else "S10"

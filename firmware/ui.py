@@ -26,6 +26,7 @@ class Controller:
         # Not kept over a restart (restore, resume): then each undo takes back one event.
         self.groups = []
         self.wall = False      # a wall panel is wired: the menus set its brightness (cfg)
+        self.four = False      # buttons: only P1, P2, FOUL and UNDO are wired (no MISS, OK)
         self.cfg = {"game": game, "p1": "P1", "p2": "P2", "t1": 100, "t2": 100, "r1": 5,
                     "r2": 5, "break": None, "three": True, "nine": "win", "bright": None}
 
@@ -144,7 +145,7 @@ class Controller:
         g = self.groups
         n = len(self.match.log)
         k = g[-1] if g and g[-2] == n else 1
-        what = "won_rack" if k > 1 else _what(self.match.log, n - 1)  # (groups: a rack won)
+        what = "won_rack" if k > 1 else _what(self.match, n - 1)  # (groups: a rack won)
         done = 0
         try:
             while done < k:
@@ -210,6 +211,9 @@ class Controller:
         s = self.match.s
         if 0 in self.entry:
             return self._shot_foul(None)
+        if s["groups"] is None and s["game"] == "8ball" and not s["breaking"] \
+                and not self._objs() and self.hit is None:
+            return self._go("groupq")  # E6: the ball made decides the groups: which was it?
         ev = self._base()
         objs = self._objs() if self.entry else [ev["first"]]
         ev["pots"] = objs
@@ -243,14 +247,16 @@ class Controller:
             ev["pots"] = objs
         self._send(ev)
 
-    def _shot_foul(self, rule):
+    def _shot_foul(self, rule, viol=False):
         """A foul: a scratch when the cue ball is entered, else the referee's rule, else a
-        bad hit (no legal first contact, G3); on a break, a bad break (14.1: C alone)."""
+        bad hit (no legal first contact, G3); on a break, a bad break (14.1: C alone, or viol:
+        a breaking violation with the balls entered, the cue ball among them, A6)."""
         s = self.match.s
         ev = self._base()
         if self.entry:
             ev["pots"] = list(self.entry)
-        if s["breaking"] and not (s["game"] == "14.1" and 0 in self.entry and not rule):
+        if s["breaking"] and not (s["game"] == "14.1" and 0 in self.entry and not rule
+                                  and not viol):
             # a bad break; in 14.1 a scratch (0 entered) is one on a legal break instead: a
             # foul, -1, ball in hand in the kitchen, the table as it lies (S4, C-S2)
             ev["break_rails"] = 0
@@ -272,43 +278,43 @@ class Controller:
         self._send(ev)
 
     def _off(self):
-        objs = self._objs()
+        # the balls entered left the table (0: the cue ball, S9, N10); none entered: the cue ball
         ev = self._base()
-        ev["off"] = objs or [0]
+        ev["off"] = list(self.entry) or [0]
         self._send(ev)
 
     def _won_rack(self, who):
-        """Long press of a player's button (8/9-ball): that player made the winning ball."""
+        """Long press of a player's button (8/9-ball): that player made the winning ball, and
+        nothing else is credited: 8-ball only with who's group down (E11; an open table or
+        balls of the group left are refused: no ball is pocketed that was not shot)."""
         s = self.match.s
         if s["game"] == "14.1" or s["pending"] or s["winner"] is not None or who is None:
             return self._bad("long")
-        evs = []
-        if s["breaking"]:      # a break that leaves the table to who
-            evs.append({"t": "shot", "first": 1, "pots": [1] if s["shooter"] == who else [],
-                        "break_rails": 4, "rail": True})
-        elif s["shooter"] != who:
-            evs.append({"t": "shot", "first": self._legal_first(), "rail": True})
-        if s["game"] == "9ball":     # the 9 in, off the lowest ball then on the table (N2)
-            evs.append(lambda: ({"t": "shot", "first": self.match.s["table"][0], "pots": [9],
-                                 "rail": True},))
-        else:                        # the rest of the group, then the 8 called (E11)
-            evs.append(lambda: self._clear_group(who) + [
-                {"t": "shot", "first": 8, "pots": [8], "call": 8, "made": True,
-                 "rail": True}])
-        self._send_all(*evs)
-
-    def _clear_group(self, who):
-        s = self.match.s
-        t = s["table"]
         g = s["groups"]
-        if g is None:
-            mine = [b for b in t if b < 8] or [b for b in t if b > 8]
-        else:
-            mine = [b for b in t if rules.group_of(b) == g[who]]
-        if not mine:
-            return []
-        return [{"t": "shot", "first": mine[0], "pots": mine, "call": mine[0], "made": True,
-                 "rail": True}]
+        nine = s["game"] == "9ball"
+        if not nine and (g is None or [b for b in s["table"] if rules.group_of(b) == g[who]]):
+            raise rules.Refused("E11", "group_left", s["names"][who])
+        evs = []
+        if s["breaking"]:      # (9-ball) the 9 on the break, or a legal dry break by the other
+            b = {"t": "shot", "first": 1, "break_rails": 4, "rail": True}
+            if s["shooter"] == who:
+                b["pots"] = [9]
+            evs.append(b)
+        elif s["shooter"] != who:   # the shooter missed; who came to the table
+            evs.append({"t": "shot", "first": self._legal_first(), "rail": True})
+        if nine:
+            s0 = s["rack"]
+
+            def win():  # the 9 in, off the lowest ball (N2), unless the break won the rack
+                t = self.match.s
+                if t["rack"] != s0 or t["winner"] is not None:
+                    return ()
+                return ({"t": "shot", "first": t["table"][0], "pots": [9], "rail": True},)
+            evs.append(win)
+        else:        # the 8 called and made (E11)
+            evs.append({"t": "shot", "first": 8, "pots": [8], "call": 8, "made": True,
+                        "rail": True})
+        self._send_all(*evs)
 
     # ------------------------------------------------------------ choices
 
@@ -353,11 +359,13 @@ class Controller:
         v = self.version
         cfg = self.cfg
         w = self.wall
+        f = self.four
         self._close()
         self.__init__(self.layout, self.lang, cfg["game"], self.store)
         self.cfg = cfg
         self.version = v
         self.wall = w
+        self.four = f
 
     def _close(self):
         # Let go of the match's journal file (a new match or the settings screen comes).
@@ -456,6 +464,12 @@ class _Play(_Mode):
                 c.entry.append(b)
         elif k == "*" and sh:
             c._go("help")
+        elif k == "C" and sh:          # "#C", 14.1 break: a breaking violation and a scratch (A6)
+            if s["game"] != "14.1" or not s["breaking"]:
+                return c._bad("#C")
+            if 0 not in c.entry:
+                c.entry.append(0)
+            c._shot_foul(None, True)
         elif k == "A" and sh:          # "#A": the last ball entered was hit first
             objs = c._objs()
             if not objs:
@@ -503,7 +517,9 @@ class _Play(_Mode):
             me = "P1" if c.match.s["shooter"] == 0 else "P2"
             return [[me, "made"], ["P2" if me == "P1" else "P1", "miss"], ["FOUL", "foul"],
                     ["UNDO", "undo"]]
-        return [["A", "made"], ["B", "miss"], ["C", "foul"],
+        b = c.match.s["breaking"]
+        return [["A", "made"], ["B", "dry_break" if b else "miss"],
+                ["C", "bad_break" if b else "foul"],
                 ["D", "clear" if c.entry or c.hit is not None else "undo"]]
 
 
@@ -649,7 +665,7 @@ class _Menu(_List):
         s = c.match.s
         it = []
         if s and s["winner"] is None and s["shooter"] is not None:
-            if s["push"]:
+            if s["game"] == "9ball":   # (refused but for the shot after the break: N7)
                 it.append(["push", "push", None])
             it += [["touch", "touch", "G5.4"], ["double", "double", "G5.11"],
                    ["off", "off", None], ["called_foul", "called_foul", c._called()]]
@@ -690,24 +706,83 @@ class _Menu(_List):
             c._off()
         elif act == "won_rack":
             c._won_rack(c.match.s["shooter"])
+        elif item[2] == "G5.2":     # a scratch is the cue ball pocketed (S7, A7, N4)
+            if 0 not in c.entry:
+                c.entry.append(0)
+            c._shot_foul(None)
+        elif item[2] == "G5.3":     # a ball off the table: the balls entered, else the cue ball
+            c._off()
         else:           # touch, double, the called foul: a foul by its rule
             c._shot_foul(item[2])
 
 
-class _Help(_List):
-    # What every key does in play, for this layout and game; 5 or D (FOUL or UNDO) closes it.
+class _GroupQ(_List):
+    # E6 on an open table: the group of the ball made (solids, stripes), as the shot's ball.
     def items(self, c):
+        t = c.match.s["table"]
+        return [[g, g, None] for g in ("solids", "stripes")
+                if [b for b in t if rules.group_of(b) == g]]
+
+    def key(self, c, long, k):
+        if c.layout != "buttons":
+            if k in ("1", "2") and int(k) <= len(self.items(c)):
+                c.cursor = int(k) - 1
+                return self.ok(c, None)
+            return _List.key(self, c, long, k)
+        if k == "UNDO":
+            return self.back(c)
+        n = len(self.items(c))
+        if k == "FOUL":
+            c.cursor = (c.cursor + 1) % n
+        elif k == "OK" or k == ("P1" if c.match.s["shooter"] == 0 else "P2"):
+            self.ok(c, None)
+        else:
+            c._bad(k)
+
+    def hints(self, c):
+        it = self.items(c)
+        if c.layout == "buttons":
+            return [["P1" if c.match.s["shooter"] == 0 else "P2", it[c.cursor % len(it)][0]],
+                    ["FOUL", "next"], ["UNDO", "back"]]
+        return [[str(i + 1), it[i][0]] for i in range(len(it))] + [["D", "back"]]
+
+    def ok(self, c, item):          # the lowest ball of the group made, called and made (A8)
+        g = self.items(c)[c.cursor % len(self.items(c))][0]
+        c.entry = [[b for b in c.match.s["table"] if rules.group_of(b) == g][0]]
+        c._made()
+
+
+class _Help(_List):
+    # What every key does now, for this layout, game and moment (the break, a choice, A10,
+    # the calls no key makes); 5 or D (FOUL or UNDO) closes it.
+    def items(self, c):
+        s = c.match.s
+        g = s and s["game"]
+        brk = s and s["breaking"]
         if c.layout == "buttons":
             # the keys, then under a "Held down:" row what they do when held (the README's table)
-            it = [["P1", "made"], ["P2", "made"], ["FOUL", "foul"], ["UNDO", "undo"],
-                  ["MISS", "miss"], ["OK", "safe"], ["held", "held"], ["FOUL", "scratch"],
-                  ["UNDO", "menu"], ["P1/P2", "won_rack"]]
+            me = "P1" if s and s["shooter"] == 0 else "P2"
+            it = [[me, "made"], ["P2" if me == "P1" else "P1", "miss"],
+                  ["FOUL", "bad_break" if brk else "foul"], ["UNDO", "undo"]]
+            if not c.four:
+                it += [["MISS", "miss"], ["OK", "safe"]]
+            it += [["held", "held"], ["FOUL", "scratch"], ["UNDO", "menu"]]
+            if g != "14.1":
+                it.append(["P1/P2", "won_rack"])
+            it += [["FOUL", "next"], ["P1/P2", "h_choice"]]
         else:
-            it = [["1-9", "balls_in"], ["#1-5", "ball10"], ["A", "made"], ["B", "miss"],
-                  ["*", "safe"], ["C", "foul"], ["0 C", "scratch"], ["D", "undo"],
-                  ["#A", "hit"], ["##", "menu"], ["#*", "help"]]
-            if c.match.s and c.match.s["game"] == "9ball":   # balls 1-9; the push out (N7)
+            it = [["1-9", "balls_in"], ["#1-5", "ball10"], ["A", "made"],
+                  ["B", "dry_break" if brk else "miss"], ["*", "safe"],
+                  ["C", "bad_break" if brk else "foul"], ["0 C", "scratch"]]
+            if brk and g == "14.1":
+                it.append(["0 #C", "viol_scratch"])
+            it += [["D", "undo"], ["#A", "hit"], ["##", "menu"], ["#*", "help"],
+                   ["1-4", "h_choice"]]
+            if g == "9ball":   # balls 1-9; the push out (N7)
                 it[1] = ["##", "push"]
+        if g == "14.1":
+            it.append(["P1 P2" if c.layout == "buttons" else "1 2", "mode_rackq"])
+        it += [["long:UNDO" if c.layout == "buttons" else "##", "h_g514"], ["G22", "h_g22"]]
         return [[k, a, None] for k, a in it]  # no value: a help row is a key and what it does
 
     def hints(self, c):
@@ -715,10 +790,13 @@ class _Help(_List):
 
 
 class _RackQ(_List):
-    # A10: where the cue ball and the 15th ball lie; 1 / 2 (P1 / P2) toggle, A sends the shot.
+    # A10: where the cue ball and the 15th ball lie; 1 / 2 (P1 / P2) change them, A sends the
+    # shot. The 15th ball's answer goes no, yes (in the rack area), kitchen (C-S4 d: with the
+    # cue ball in the rack area, the cue ball goes on the head spot).
     def items(self, c):
         a = c.ask
-        case = rules._game("14.1").rack_case(c.match.s["left"] - len(a[0]["pots"]), a[1], a[2])
+        case = rules._game("14.1").rack_case(c.match.s["left"] - len(a[0]["pots"]), a[1],
+                                             a[2] is True, a[2] == "kitchen")
         return [["cue_in_rack", "toggle", a[1]], ["ball_in_rack", "toggle", a[2]],
                 ["ok", "ok", case]]
 
@@ -742,7 +820,8 @@ class _RackQ(_List):
             self.ok(c, item)
 
     def _toggle(self, c, i):        # c.ask[1]: the cue ball is in the rack; [2]: the 15th ball
-        c.ask[i] = not c.ask[i]
+        a = c.ask
+        a[i] = not a[i] if i == 1 else {False: True, True: "kitchen"}.get(a[i], False)
 
     def ok(self, c, item):          # send the shot with the answers
         ev, cue_in, ball_in = c.ask
@@ -750,7 +829,10 @@ class _RackQ(_List):
         c.mode = "play"
         if cue_in:
             ev["cue_in_rack"] = True
-        if ball_in:
+        if ball_in == "kitchen":
+            if cue_in:  # (else the 15th ball is not in the way: S10)
+                ev["ball_in_kitchen"] = True
+        elif ball_in:
             ev["ball_in_rack"] = True
         c._send(ev)
 
@@ -760,14 +842,16 @@ class _RackQ(_List):
 
 
 _MODES = {"setup": _Setup(), "lag": _Lag(), "play": _Play(), "choice": _Choice(),
-          "over": _Over(), "menu": _Menu(), "help": _Help(), "rackq": _RackQ(), "name": _Name()}
+          "over": _Over(), "menu": _Menu(), "help": _Help(), "rackq": _RackQ(),
+          "groupq": _GroupQ(), "name": _Name()}
 
 
-def _what(log, i):
-    # The action label of accepted event i (what an undo takes back), or None if it is on
-    # flash only (a journal holds the events after its latest snapshot in RAM).
+def _what(m, i):
+    # The action label of accepted event i, the last (what an undo takes back), from the event
+    # and the note it left; None if it is on flash only (a journal holds the events after its
+    # latest snapshot in RAM).
     try:
-        ev = log.event(i)
+        ev = m.log.event(i)
     except IndexError:
         return None
     t = ev["t"]
@@ -777,14 +861,15 @@ def _what(log, i):
         return ev["option"]
     if t != "shot":
         return None
-    pots = ev.get("pots") or []
+    f = (m.s["note"] or {}).get("foul")
     if ev.get("call") == "push":
         return "push"
-    if ev.get("foul") or ev.get("first") is None or 0 in pots or ev.get("off"):
-        return "foul"
+    if f:   # S4: a breaking violation (not a foul, C-S2); G5.2: a scratch
+        return "bad_break" if f == "S4" else ("scratch" if f == "G5.2" else "foul")
     if ev.get("call") == "safety":
         return "safe"
-    return "made" if ev.get("made") or pots and ev.get("call") is None else "miss"
+    # a ball made: the called one (A8), or in 9-ball any ball on a legal shot (N6)
+    return "made" if ev.get("made") or m.s["game"] == "9ball" and ev.get("pots") else "miss"
 
 
 def _setup():

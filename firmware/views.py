@@ -274,7 +274,8 @@ def _note_lines(model, w):
             t += " " + _tx(model, "pen", note["pen"])
         out.extend(wrap(t, w))
     if "rack" in note:
-        out.extend(wrap(note["rack"] + " " + _tx(model, "rack_" + note["rack"]), w))
+        r = note["rack"]  # (its rule ID: the first 5 characters, C-S4dh being C-S4d's case)
+        out.extend(wrap(r[:5] + " " + _tx(model, "rack_" + r), w))
     sp = note.get("spot")
     if sp:
         if isinstance(sp, list):
@@ -660,12 +661,14 @@ def _rackq_screen(model, w, h):
     ans = []
     vals = []
     for i in (0, 1):
-        v = _tx(model, "v_yes" if it[i][2] else "v_no")
+        k = it[i][2]
+        v = _tx(model, "v_yes" if k is True else ("kitchen" if k else "v_no"))
         vals.append(v)
-        t = "%s=%s: %s" % (_hint_key(model, it[i][0]), _tx(model, "f_" + it[i][0]), v)
+        f = "f_ball_in_kitchen" if k == "kitchen" else "f_" + it[i][0]
+        t = "%s=%s: %s" % (_hint_key(model, it[i][0]), _tx(model, f), v)
         ans.append(t if len(t) <= w else t.replace(": ", ":"))
     case = it[2][2]
-    body = wrap(case + " " + _tx(model, "rack_" + case), w)
+    body = wrap(case[:5] + " " + _tx(model, "rack_" + case), w)
     send = _hint_items(model, ("ok", "back"))
     if h >= 8:
         keys = pack(send, w)
@@ -681,7 +684,7 @@ def _rackq_screen(model, w, h):
     if len(ans) + len(body) > h:
         ans = [_tx(model, "rq_both", vals[0], vals[1])]
     if len(ans) + len(body) > h:
-        body = [case + " " + s]
+        body = [case[:5] + " " + s]
     return _cut(ans + body, w, h), [], []
 
 
@@ -708,7 +711,7 @@ def screen(model, w, h):
     mode = model.get("mode")
     if mode == "rackq" and len(model.get("items") or ()) > 2:
         return _rackq_screen(model, w, h)
-    if model.get("state") is None or mode in ("setup", "menu", "help", "rackq"):
+    if model.get("state") is None or mode in ("setup", "menu", "help", "rackq", "groupq"):
         return _list_screen(model, w, h)
     return _game_screen(model, w, h)
 

@@ -30,7 +30,8 @@ Not a terminal (a pipe): each input line is read as key tokens (as in --keys fil
 screen is printed after each line; end of input ends the run.
 --keys FILE plays a key file headless: tokens are key names (A B 0 C * # P1 FOUL ...),
   long:KEY, stuck:KEY, chatter:KEY, wait:MS, shot; a token that is no key name is read one PC key
-  per character (so "a1b" works). Lines starting with "# " are comments (a lone # is the key).
+  per character (so "a1b" works). Lines starting with "# " are comments, but for a line of
+  key names only (a lone #, and "# *", the help key, are keys).
 --shots DIR writes DIR/NNN.png of the display after each line with keys (or only at `shot`
   tokens if the file has any), and DIR/NNN-wall.png of the wall panel with --wall.
 --state prints the final state contract as JSON (and no screen).
@@ -520,10 +521,11 @@ def key_map(layout):
 def parse_tokens(line, layout):
     # One line of a key file -> [(kind, name)] with ("shot", None) and ("wait", ms) items.
     s = line.strip()
-    if not s or s.startswith("# "):
-        return []
     names = KEYPAD if layout == "keypad" else BUTTONS
     alias = {"hash": "#", "star": "*"}
+    if not s or s.startswith("# ") and not all(
+            [(alias.get(t.lower()) or t) in names for t in s.split()]):
+        return []  # a comment: "# " then words ("# *", "# 5": every token a key, are keys)
     out = []
     for tok in s.split():
         low = tok.lower()

@@ -5,16 +5,21 @@ from firmware.match import Match
 from firmware.ui import Controller
 
 
-def run_keys_steps(layout, game, keys, out):
-    """Press keys on a new Controller, yielding after each; out gets the Controller."""
+def run_keys_steps(layout, game, keys, out, refusals=0):
+    """Press keys on a new Controller, yielding after each; out gets the Controller. Exactly
+    `refusals` of the keys are refused."""
     c = Controller(layout, game=game)
+    n = 0
     for k in keys:
         kind = "press"
         if k.startswith("long:"):
             kind, k = "long", k[5:]
         c.key(kind, k)
-        assert c.msg is None or c.msg[0] != "refused", (k, c.msg)
+        if c.msg is not None and c.msg[0] == "refused":
+            n += 1
+            assert n <= refusals, (k, c.msg)
         yield
+    assert n == refusals
     out.append(c)
 
 
@@ -85,7 +90,7 @@ def steps_eight_ball_match_by_keypad():
     keys = ["8", "8", "8"] + ["4"] * 4 + ["8"] + ["4"] * 4 + ["8"] * 4 + ["5",
             "1",                                 # lag: P1 breaks
             "2", "#", "3", "A",                  # 2 and 13 down on the break
-            "A",                                 # the 1 called and made: solids
+            "A", "1",                            # the 1 called and made: solids (E6)
             "4", "D", "B",                       # an entry cleared, then a miss
             "0", "C",                            # P2 scratches: BIH for P1
             "3", "4", "5", "6", "7", "A",        # the rest of the solids
@@ -214,28 +219,33 @@ def test_straight_pool_scratch_on_a_legal_break_by_keypad():
 
 
 def steps_eight_ball_long_press_undone_by_buttons():
-    # One UNDO takes back one action: a long press that sent a miss, a group and the 8.
+    # One UNDO takes back one action: a long press that sent a miss and the 8.
     keys = ["P1"] * 3 + ["P2"] * 11 + ["P1"] + ["P2"] * 11 + ["OK",   # race to 1, start
             "P1",                                # lag: P1 breaks
             "P2",                                # P2's button on P1's break: a dry break
-            "long:P1", "UNDO",                   # P1 "won the rack" by mistake: one UNDO
-            "MISS",                              # P2 misses
-            "long:P2"]                           # P1 misses, P2 clears the solids and the 8
+            "P2", "P2",                          # P2 made a ball: which group? solids (E6)
+            "P2", "P2", "P2", "P2", "P2", "P2",  # the other six solids
+            "P1",                                # P2 misses the 8
+            "long:P1",                           # P1's stripes are on the table: refused
+            "long:P2", "UNDO",                   # "P2 won the rack" by mistake: one UNDO
+            "MISS",                              # P1 misses
+            "long:P2"]                           # P2 makes the 8
     out = []
-    yield from run_keys_steps("buttons", "8ball", keys, out)
+    yield from run_keys_steps("buttons", "8ball", keys, out, refusals=1)
     c = out[0]
     events = [
         {"t": "new", "game": "8ball", "players": ["P1", "P2"], "race": [1, 1]},
         {"t": "lag", "breaker": 0},
-        {"t": "shot", "first": 1, "break_rails": 4, "rail": True},
-        {"t": "shot", "first": 1, "rail": True},
-        {"t": "shot", "first": 1, "rail": True},
-        {"t": "shot", "first": 1, "pots": [1, 2, 3, 4, 5, 6, 7], "call": 1, "made": True,
-         "rail": True},
+        {"t": "shot", "first": 1, "break_rails": 4, "rail": True}] + [
+        {"t": "shot", "first": b, "pots": [b], "call": b, "made": True, "rail": True}
+        for b in range(1, 8)] + [
+        {"t": "shot", "first": 8, "rail": True},
+        {"t": "shot", "first": 9, "rail": True},
         {"t": "shot", "first": 8, "pots": [8], "call": 8, "made": True, "rail": True},
     ]
     yield from check_steps(c, events)
     assert c.match.state()["winner"] == 1 and len(c.match.log) == len(events)
+    assert c.match.state()["players"][1]["high_run"] == 7   # the balls shot, no more
 
 
 def test_eight_ball_long_press_undone_by_buttons():

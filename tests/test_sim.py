@@ -43,6 +43,8 @@ def test_tokens():
         ("press", "A"), ("press", "B"), ("press", "0"), ("press", "C"), ("press", "*"),
         ("press", "#")]
     assert sim.parse_tokens("# a comment A B", "keypad") == []
+    assert sim.parse_tokens("# *", "keypad") == [("press", "#"), ("press", "*")]   # help
+    assert sim.parse_tokens("# # 8 5", "keypad") == [("press", k) for k in "##85"]
     assert sim.parse_tokens("long:P1 foul p2 shot wait:100", "buttons") == [
         ("long", "P1"), ("press", "FOUL"), ("press", "P2"), ("shot", None), ("wait", 100)]
     assert sim.parse_tokens("a1lb", "keypad") == [("press", "A"), ("press", "1"),

@@ -190,7 +190,7 @@ def test_O1_setup_shows_a_race_equal_to_its_row_number():
 def test_menu_rows_that_name_their_rule_are_not_repeated():
     from test_views import oled_text
 
-    c = ctl("9ball", "1 # #")
+    c = ctl("9ball", "1 # # 8")    # (9-ball: the push out row first)
     t = oled_text(c.model())
     assert ">Touch G5.4\n" in t and " Double G5.11\n" in t and "G5.4: G5.4" not in t
 
@@ -245,16 +245,36 @@ def _undo_takes_back(c, keys, undo):
     assert c.msg[0] in ("undone", "undone_x")  # (with what it undid when known)
 
 
+def _p2_cleared(layout="buttons", race=5):
+    # 8-ball: P1 breaks dry, P2 runs the solids, then misses the 8: P1 (stripes) to shoot.
+    c = Controller(layout, "en", "8ball")
+    c.cfg["r1"] = c.cfg["r2"] = race
+    c.resume([{"t": "new", "game": "8ball", "players": ["P1", "P2"], "race": [race, race]},
+              {"t": "lag", "breaker": 0},
+              {"t": "shot", "first": 1, "break_rails": 4, "rail": True, "cue_rail": True},
+              {"t": "shot", "first": 1, "pots": [1, 2, 3, 4, 5, 6, 7], "call": 1, "made": True,
+               "rail": True},
+              {"t": "shot", "first": 8, "rail": True}])
+    assert st(c)["shooter"] == 0 and st(c)["groups"] == ["stripes", "solids"]
+    return c
+
+
 def test_one_UNDO_takes_back_a_long_press_of_the_other_players_button():
-    c = ctl("8ball", "P1 P2", "buttons")    # P1 breaks dry (P2's button): P2 to shoot
-    _undo_takes_back(c, "long:P1", "UNDO")  # P2 missed, P1 cleared the group and the 8
-    press(c, "UNDO")                        # the next UNDO: the break
-    assert st(c)["breaking"] and len(c.match.log) == 2
+    c = _p2_cleared()
+    _undo_takes_back(c, "long:P2", "UNDO")  # P1 missed, P2 made the 8 (E11)
+    press(c, "UNDO")                        # the next UNDO: P2's miss of the 8
+    assert st(c)["shooter"] == 1 and len(c.match.log) == 4
 
 
-def test_one_UNDO_takes_back_a_long_press_of_the_own_button():
-    c = ctl("8ball", "P1 P2", "buttons")    # P2 to shoot after a dry break
-    _undo_takes_back(c, "long:P2", "UNDO")  # P2 clears a group, then makes the 8
+def test_E11_won_rack_credits_only_the_winning_ball():
+    c = _p2_cleared()
+    before = st(c)["players"][1]
+    press(c, "long:P2")
+    p = st(c)["players"][1]
+    assert p["racks"] == 1 and p["run"] in (0, 1) and p["high_run"] == before["high_run"] == 7
+    press(c, "UNDO")
+    press(c, "long:P1")                     # P1's stripes are all on the table: refused
+    assert c.msg[:3] == ["refused", "E11", "group_left"] and len(c.match.log) == 5
 
 
 def test_one_UNDO_takes_back_a_long_press_on_a_9ball_break():
@@ -263,23 +283,27 @@ def test_one_UNDO_takes_back_a_long_press_on_a_9ball_break():
 
 
 def test_one_UNDO_takes_back_a_match_won_with_a_long_press():
-    c = Controller("buttons", "en", "8ball")
-    c.cfg["r1"] = c.cfg["r2"] = 1
-    press(c, "FOUL P1 P2")
-    _undo_takes_back(c, "long:P1", "UNDO")
+    c = _p2_cleared(race=1)
+    _undo_takes_back(c, "long:P2", "UNDO")
     assert st(c)["winner"] is None
 
 
 def test_one_D_takes_back_the_menus_won_rack():
-    c = ctl("8ball", "1 B")                 # keypad: P1 breaks dry, P2 to shoot
+    c = _p2_cleared("keypad")               # P1 to shoot
+    press(c, "B")                           # P1 misses: P2 (solids down) to shoot the 8
+    before = st(c)
     press(c, "# #")
     items = c.model()["items"]
     i = [k for k in range(len(items)) if items[k][1] == "won_rack"][0]
-    _undo_takes_back(c, " ".join(["8"] * i) + " 5", "D")
+    press(c, " ".join(["8"] * i) + " 5")    # the shooter made the 8: one event, E11
+    assert st(c)["players"][1]["racks"] == 1 and c.match.s["note"]["end"] == "E11"
+    press(c, "D")
+    assert st(c) == before
 
 
 def test_undo_after_a_restart_takes_back_one_event_a_press():
-    c = ctl("8ball", "P1 P2 long:P1", "buttons")
+    c = _p2_cleared()
+    press(c, "long:P2")
     n = len(c.match.log)
     r = Controller("buttons", "en", "8ball")
     r.restore(c.match.log)                  # a soft restart: the action's size is not kept
@@ -326,8 +350,11 @@ def test_A10_C_S4_rack_question_reads_plainly_on_the_oled():
     press(c, "1")
     t = oled_text(c.model())
     assert "1=Cue ball: yes" in t and "C-S4b Rack 15," in t
+    press(c, "2")                       # the 15th ball in the kitchen: the cue on the head spot
+    t = oled_text(c.model())
+    assert "2=15th: Kitchen" in t and "C-S4d Rack 14,\ncue on head spot" in t, t
     press(c, "2")
-    assert "C-S4d Rack 14," in oled_text(c.model())
+    assert "C-S4d Rack 14,\ncue in hand" in oled_text(c.model())
     for r in oled_text(c.model()).split("\n"):
         assert "cue_in_rack" not in r and "ball_in_rack" not in r
     press(c, "A")                       # sent: the case shown is the one the rules gave
@@ -373,17 +400,17 @@ def test_A10_rack_question_with_buttons_fits():
 
     for lang in ("en", "tr"):
         c = _rackq("buttons", lang)
-        for keys in ("", "P2", "P1", "P2"):
+        for keys in ("", "P2", "P1", "P2", "P2"):
             press(c, keys)
             md = c.model()
             t = oled_text(md)
             assert ("P1=" in t and "P2=" in t and "FOUL=" in t), t
             four = lcd_text(md, 20, 4)
-            assert "FOUL=" in four[2] + four[3] and md["items"][2][2] in four[1] + four[2]
-            if not (lang == "tr" and md["items"][2][2] == "C-S4c"):
+            assert "FOUL=" in four[2] + four[3] and md["items"][2][2][:5] in four[1] + four[2]
+            if not (lang == "tr" and md["items"][2][2] in ("C-S4c", "C-S4dh")):
                 assert four[0].startswith("P1=") and four[1].startswith("P2="), four
             else:   # the case and the key need 3 rows: the answers take one
-                assert four[0] == "Beyaz yok 15.var    ", four
+                assert four[0] in ("Beyaz yok 15.var    ", "Beyaz var 15.Mutfak "), four
         press(c, "FOUL")
         assert c.mode == "play" and c.match.s["note"]["rack"] == "C-S4d"
 
@@ -454,11 +481,11 @@ def test_A11_undo_says_what_it_undid():
     from firmware import views
 
     for keys, what in (("1 A", "Made"), ("1 B", "Miss"), ("1 B *", "Safety"), ("1 B C", "Foul"),
-                       ("1 B 0 C", "Foul")):
+                       ("1 B 0 C", "Scratch")):
         c = ctl("9ball", keys)
         press(c, "D")
         assert c.msg == ["undone_x", {"Made": "made", "Miss": "miss", "Safety": "safe",
-                                      "Foul": "foul"}[what]], (keys, c.msg)
+                                      "Foul": "foul", "Scratch": "scratch"}[what]], (keys, c.msg)
         rows = views.render(c.model(), "oled")[0]  # pyright: ignore
         assert any(("Undone: " + what) in r for r in rows), (keys, rows)  # pyright: ignore
     c = ctl("9ball", "1")
