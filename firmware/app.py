@@ -91,6 +91,9 @@ class App:
             collect()
         elif wall is not None:
             wall.tick(now)  # a wall panel's blinking marks
+        st = ctl.store
+        if st is not None and st.due:
+            st.work()  # the archive's pruning after a Start: a file a pass, between key scans
         wdt = self.hw.wdt
         if wdt is not None:
             wdt.feed()

@@ -48,6 +48,8 @@ T = (
     b"\nmove\tMove"
     b"\nnewmatch_q5\tSure? 5=yes"
     b"\nnewmatch_qF\tSure? FOUL=yes"
+    b"\nfull_delete\tDelete oldest"
+    b"\nfull_keep\tStart, keep all"
     b"\nhold\thold {}"
     b"\nheld\tHeld down:"
     # ---- controller messages (model["msg"])
@@ -63,6 +65,7 @@ T = (
     b"\nm_not_saved\tNot saved: flash"
     b"\nm_resumed\tResumed: {} events"
     b"\nm_resumed_lost\tResumed, {} lost"
+    b"\nm_moved\tKept aside: {}"
     b"\nm_bad_settings\tBad setting: {}"
     b"\nrefused\tRefused {}"
     # ---- refusals (firmware.refusals.MESSAGES keys)
@@ -182,6 +185,7 @@ T = (
     b"\nv_en\tEnglish"
     b"\nv_tr\tT\xc3\xbcrk\xc3\xa7e"  # Türkçe, in UTF-8
     b"\nmode_setup\tNew match"
+    b"\nmode_full\tFlash full"
     b"\nmode_menu\tMenu"
     b"\nmode_help\tKeys"
     b"\nmode_lag\tLag"

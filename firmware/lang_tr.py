@@ -45,6 +45,8 @@ T = (
     "\nmove\tGez"
     "\nnewmatch_q5\tEmin? 5=evet"
     "\nnewmatch_qF\tEmin? FOUL=evet"
+    "\nfull_delete\tEn eskiyi sil"
+    "\nfull_keep\tBaşla, silme"
     "\nhold\t{} basılı"
     "\nheld\tBasılı tutunca:"
     # ---- controller messages (model["msg"])
@@ -60,6 +62,7 @@ T = (
     "\nm_not_saved\tKaydedilemedi"
     "\nm_resumed\tDevam: {} olay"
     "\nm_resumed_lost\tDevam, {} kayıp"
+    "\nm_moved\tKenara alındı: {}"
     "\nm_bad_settings\tHatalı ayar: {}"
     "\nrefused\tOlmaz! {}"
     # ---- refusals (firmware.refusals.MESSAGES keys)
@@ -179,6 +182,7 @@ T = (
     "\nv_en\tEnglish"
     "\nv_tr\tTürkçe"
     "\nmode_setup\tYeni maç"
+    "\nmode_full\tHafıza dolu"
     "\nmode_menu\tMenü"
     "\nmode_help\tTuşlar"
     "\nmode_lag\tKura"

@@ -330,13 +330,18 @@ class Controller:
 
     # ------------------------------------------------------------ match: start, new, close
 
-    def _start(self):
+    def _start(self, keep=None):
+        # keep: the fewest archived matches pruning keeps (None: the store's rule, asking first
+        # in mode "full" if the flash is short of room; 1: the referee said delete; 0: keep all).
         ev = _setup().new_event(self.cfg)
         st = self.store
-        self.match = Match(None if st is None else st.fresh())
+        if st is not None and keep is None and st.full():
+            return self._go("full")
+        self.match = Match(None if st is None else st.fresh(None, keep))
         self.groups = []
         if self._send(ev):
-            self.msg = ["started"]
+            moved = st and st.moved
+            self.msg = ["moved", moved] if moved else ["started"]
             unload("setup")  # its code is not needed until the next new match
             self._save_settings()
 
@@ -622,6 +627,19 @@ class _Setup(_List):
         c._bad("UNDO" if c.layout == "buttons" else "D")
 
 
+class _Full(_List):
+    # The flash is short of room for a new match: delete the oldest archived matches (never the
+    # one just archived) and start, or start keeping them all; back: the new-match screen.
+    def items(self, c):
+        return [["full_delete", "full_delete", None], ["full_keep", "full_keep", None]]
+
+    def ok(self, c, item):
+        c._start(1 if item[1] == "full_delete" else 0)
+
+    def back(self, c):
+        c._go("setup")
+
+
 class _Menu(_List):
     def items(self, c):
         s = c.match.s
@@ -738,7 +756,7 @@ class _RackQ(_List):
 
 
 _MODES = {"setup": _Setup(), "lag": _Lag(), "play": _Play(), "choice": _Choice(),
-          "over": _Over(), "menu": _Menu(), "help": _Help(), "rackq": _RackQ()}
+          "over": _Over(), "menu": _Menu(), "help": _Help(), "rackq": _RackQ(), "full": _Full()}
 
 
 def _what(log, i):
