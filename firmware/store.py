@@ -74,7 +74,10 @@ class Store:
         self.cur = root + "/match" if root else "match"
         self.hist = root + "/hist" if root else "hist"
         self.settings_path = root + "/settings.json" if root else "settings.json"
-        self.due = 0  # work() left to do: the fewest archived matches pruning keeps, 0 none
+        self.due = True  # work() has something to do
+        self.keep = 0  # the fewest archived matches pruning keeps (0: no pruning to do)
+        self.left = -1  # free blocks as measured, plus what pruning freed since (-1: to measure)
+        self.blocks = 1  # the filesystem's blocks
         self.moved = None  # a file found where match/ or hist/ goes, moved aside: its new name
         # (Any write makes littlefs finish a rename a power cut left half done, and this one
         # writes nothing otherwise: until then a listing of the root misses the name after the
@@ -107,7 +110,8 @@ class Store:
                 self.archive()
             else:
                 remove_tree(self.cur)
-        self.due = _MIN if keep is None else keep
+        self.keep = _MIN if keep is None else keep
+        self.due = self.keep > 0 or self.left < 0
         return Journal(self.cur)
 
     def _played(self):
@@ -140,37 +144,60 @@ class Store:
 
     def full(self):
         """Whether the flash is short of room for a new match (Start asks first)."""
-        return self.free() < _ROOM
+        if self.left < 0:
+            self.measure()
+        return self.left * 100 < _ROOM * self.blocks
+
+    def look(self):
+        # The free blocks are to be measured again (a match was played): by work(), in a pass
+        # of its own, before Start needs them.
+        self.left = -1
+        self.due = True
 
     def work(self):
-        """One step of pruning the archive (the app calls it a pass while due): a file or an
-        emptied folder of a match going removed, or the next to go chosen (renamed hist/d<n>);
-        due is 0 once done. The oldest go while more than _KEEP are kept, or while less than
-        _FREE percent is free and more than due are kept (the newest always stays)."""
+        """One step of what the store leaves for the app's passes (it calls this a pass while
+        due): measuring the free blocks (os.statvfs walks littlefs: 50-100 ms on a Pico), or one
+        step of pruning the archive: a file or an emptied folder of a match going removed (the
+        blocks it frees counted), or the next one to go chosen (renamed hist/d<n>: out of the
+        archive at once). The oldest go while more than _KEEP are kept, or while less than _FREE
+        percent is free and more than keep are kept (the newest always stays)."""
+        if self.left < 0:
+            self.measure()
+            self.due = self.keep > 0
+            return
         h = self.hist
         try:
             names = os.listdir(h)
             for name in names:
                 if name[0] == "d" and name[1:].isdigit():
-                    return _drop(h + "/" + name)
+                    self.left += _drop(h + "/" + name)
+                    return
             nums = sorted(_ints(names, ""))
-            if len(nums) > _KEEP or len(nums) > max(self.due, 1) and self.free() < _FREE:
+            n = len(nums)
+            if n > _KEEP or n > max(self.keep, 1) and self.left * 100 < _FREE * self.blocks:
                 os.rename("%s/%d" % (h, nums[0]), "%s/d%d" % (h, nums[0]))
                 return
         except OSError:
             pass
-        self.due = 0
+        self.keep = 0
+        self.due = False
 
     def prune(self, keep=_MIN):
-        # All of work()'s steps at once (tests, host tools).
-        self.due = keep
+        # All of work()'s steps at once, from a new measure (tests, host tools).
+        self.keep = keep
+        self.look()
         while self.due:
             self.work()
 
+    def measure(self):
+        st = os.statvfs(self.root or ".")
+        self.left = st[3]
+        self.blocks = st[2] or 1
+
     def free(self):
         """Percent of the filesystem's blocks that are free (os.statvfs)."""
-        st = os.statvfs(self.root or ".")
-        return st[3] * 100 // st[2] if st[2] else 100
+        self.measure()
+        return self.left * 100 // self.blocks
 
     # ------------------------------------------------------------ settings
 
@@ -213,9 +240,16 @@ def _aside(path):
 
 def _drop(path):
     # One step of removing path: the first file found under it, or its first empty folder.
-    while _isdir(path):
+    # Returns about how many blocks that frees: a folder's metadata pair, a file's 4 KB blocks
+    # (none for a file of up to 512 bytes: littlefs keeps it inline, in its folder's metadata).
+    while True:
+        st = os.stat(path)
+        if not st[0] & 0x4000:
+            break
         names = os.listdir(path)
         if not names:
-            return os.rmdir(path)
+            os.rmdir(path)
+            return 2
         path = path + "/" + names[0]
     os.remove(path)
+    return (st[6] + 4095) // 4096 if st[6] > 512 else 0

@@ -362,6 +362,8 @@ class Controller:
         self.cfg = cfg
         self.version = v
         self.wall = w
+        if self.store is not None:
+            self.store.look()  # the room left, measured while the new-match screen is up
 
     def _close(self):
         # Let go of the match's journal file (a new match or the settings screen comes).
