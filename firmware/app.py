@@ -93,7 +93,11 @@ class App:
             wall.tick(now)  # a wall panel's blinking marks
         st = ctl.store
         if st is not None and st.due:
-            st.work()  # the archive's pruning after a Start: a file a pass, between key scans
+            try:
+                st.work()  # Start's archive, journal, settings, then pruning: a step a pass
+            except OSError:
+                ctl.msg = ["not_saved"]
+                ctl.version += 1
         wdt = self.hw.wdt
         if wdt is not None:
             wdt.feed()

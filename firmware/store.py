@@ -13,6 +13,7 @@ import json
 import os
 
 from firmware.journal import Journal, _exists, _ints, _mkdir, _read, remove_tree
+from firmware.match import Log
 
 try:
     from micropython import const
@@ -78,6 +79,8 @@ class Store:
         self.keep = 0  # the fewest archived matches pruning keeps (0: no pruning to do)
         self.left = -1  # free blocks as measured, plus what pruning freed since (-1: to measure)
         self.blocks = 1  # the filesystem's blocks
+        self.step = 0  # Start's next step for work() (start()), 0: none
+        self.log = self.new = self.cfg = None  # Start's: the log, the journal made, settings
         self.moved = None  # a file found where match/ or hist/ goes, moved aside: its new name
         # (Any write makes littlefs finish a rename a power cut left half done, and this one
         # writes nothing otherwise: until then a listing of the root misses the name after the
@@ -103,6 +106,52 @@ class Store:
         left to work(): keep is the fewest archived matches it keeps (0: it prunes nothing)."""
         if old is not None:
             old.close()
+        self._clear()
+        self.keep = _MIN if keep is None else keep
+        self.due = self.keep > 0 or self.left < 0
+        return Journal(self.cur)
+
+    def start(self, settings, keep=None):
+        """The log of a new match at once, in RAM: then work(), a step a pass, archives the
+        match there (as fresh()), makes the journal, writes into it what the log holds (the new
+        event), saves the settings, and prunes (keep: as fresh()'s). A record the log is to take
+        before that has these steps done first, up to the journal: what a screen shows is on
+        flash. A file where match/ or hist/ goes is moved aside at once (said: moved)."""
+        self.keep = _MIN if keep is None else keep
+        self.cfg = settings
+        self.log = _Soon(self)
+        self.step = 1
+        self.due = True
+        for p in (self.cur, self.hist):
+            if _exists(p) and not _isdir(p):
+                self.finish()
+        return self.log
+
+    def finish(self, to=4):
+        # Start's steps up to the journal taking the log over (to=5: the settings too).
+        while 0 < self.step < to:
+            self._step()
+
+    def _step(self):
+        k = self.step
+        try:
+            if k == 1:
+                self._clear()
+            elif k == 2:
+                self.new = Journal(self.cur)
+            elif k == 3:
+                self.log.take(self.new)
+            else:
+                self.save_settings(self.cfg)
+        except OSError:  # the match there stays as it is; the new one goes on in RAM
+            self.step = self.keep = 0
+            self.due = False
+            raise
+        self.step = k + 1 if k < 4 else 0
+        self.due = self.step or self.keep > 0 or self.left < 0
+
+    def _clear(self):
+        # match/ archived if it holds more than the new event, else removed; a file moved aside.
         if _exists(self.cur):
             if not _isdir(self.cur):  # a file where the journal goes: kept, moved aside
                 self.moved = _aside(self.cur)
@@ -110,9 +159,6 @@ class Store:
                 self.archive()
             else:
                 remove_tree(self.cur)
-        self.keep = _MIN if keep is None else keep
-        self.due = self.keep > 0 or self.left < 0
-        return Journal(self.cur)
 
     def _played(self):
         # Whether match/ holds more than one record (read from the listing and the first file,
@@ -160,7 +206,10 @@ class Store:
         step of pruning the archive: a file or an emptied folder of a match going removed (the
         blocks it frees counted), or the next one to go chosen (renamed hist/d<n>: out of the
         archive at once). The oldest go while more than _KEEP are kept, or while less than _FREE
-        percent is free and more than keep are kept (the newest always stays)."""
+        percent is free and more than keep are kept (the newest always stays). Start's steps
+        (start()) come first; an OSError (the flash failed) is raised, and ends the work."""
+        if self.step:
+            return self._step()
         if self.left < 0:
             self.measure()
             self.due = self.keep > 0
@@ -253,3 +302,55 @@ def _drop(path):
         path = path + "/" + names[0]
     os.remove(path)
     return (st[6] + 4095) // 4096 if st[6] > 512 else 0
+
+
+class _Soon(Log):
+    # A new match's log while Start's steps make its journal (Store.start): the new event in
+    # RAM until the journal takes it, then the journal's (every method passes on to it).
+    def __init__(self, store):
+        Log.__init__(self)
+        self.st = store
+        self.j = None
+
+    def take(self, j):
+        for line in self.lines:
+            j.append(json.loads(line), None)  # (the new event: no snapshot is due)
+        self.j = j
+
+    def _to(self, to=4):
+        if self.j is None or to > 4:
+            self.st.finish(to)
+        return self.j
+
+    def append(self, ev, state):
+        j = self.j if self.j is not None or not self.lines else self._to()
+        if j is None:  # the new event, or Start's steps failed: RAM only
+            return Log.append(self, ev, state)
+        j.append(ev, state)
+
+    def pop(self):
+        j = self._to()
+        return Log.pop(self) if j is None else j.pop()
+
+    def open(self):
+        if self.j is not None:
+            self.j.open()
+        return self
+
+    def close(self):
+        j = self._to(5)  # (the match is let go: Start's steps all done)
+        if j is not None:
+            j.close()
+
+    def tidy(self):
+        if self.j is not None:
+            self.j.tidy()
+
+    def __len__(self):
+        return len(self.lines) if self.j is None else len(self.j)
+
+    def event(self, i):
+        return Log.event(self, i) if self.j is None else self.j.event(i)
+
+    def base(self):
+        return Log.base(self) if self.j is None else self.j.base()

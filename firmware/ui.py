@@ -337,13 +337,15 @@ class Controller:
         st = self.store
         if st is not None and keep is None and st.full():
             return self._go("full")
-        self.match = Match(None if st is None else st.fresh(None, keep))
+        c = dict(self.cfg)
+        c["lang"] = self.lang
+        # (the store archives, makes the journal and saves the settings a step a pass)
+        self.match = Match(None if st is None else st.start(c, keep))
         self.groups = []
         if self._send(ev):
             moved = st and st.moved
             self.msg = ["moved", moved] if moved else ["started"]
             unload("setup")  # its code is not needed until the next new match
-            self._save_settings()
 
     def _save_settings(self):
         # The settings (and the language) to settings.json, where there is a store.

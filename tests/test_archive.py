@@ -131,7 +131,9 @@ def test_a_flash_short_of_room_asks_before_anything_goes():
         _keys(ctl, "5 8")
         assert views.render(ctl.model(), "digits") == "FULL  Go"
         ctl.key("press", "5")  # Start, keep all
-        assert ctl.mode == "lag" and not st.due
+        assert ctl.mode == "lag" and st.keep == 0
+        while st.due:
+            st.work()
         kept = _lengths(st)
         assert kept == {**before, 4: PLAYED}, kept
         _keys(ctl, "1 B B")
@@ -251,3 +253,24 @@ def test_a_key_during_start_is_acted_on_while_the_pruning_goes_on():
         # removal's are a few; deleting whole matches at once took hundreds
         assert max(ops) <= 25, sorted(ops)[-5:]
         assert store._MIN == 3
+
+
+def test_a_key_before_starts_steps_are_done_has_them_done_first():
+    # Start's flash work is left to the app's passes; a key that makes a record before then has
+    # it done first (archive, journal, the new event), so what its screen shows is on flash.
+    nor, fs, lengths, cfg, ctl = _image(1, 50)
+    with installed(fs):
+        st = ctl.store
+        ctl.key("press", "5")
+        assert ctl.mode == "lag" and st.step == 1 and st.archived() == [1]  # nothing done yet
+        ctl.key("press", "1")  # player 1 breaks
+        assert ctl.mode == "play" and st.step == 4 and st.archived() == [1, 2]
+        state = ctl.match.state()
+        j = Journal("match").open()
+        m = Match(j)
+        m.rebuild()
+        assert len(j) == 2 and m.state() == state
+        j.close()
+        while st.due:
+            st.work()
+        assert Store("").load_settings()[0]["t1"] == 25 and _lengths(st)[2] == PLAYED
