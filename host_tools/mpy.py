@@ -86,8 +86,9 @@ MPY_FLAGS = ("-X", "no-source-lines")
 # journal and the store took it past 48 KB, the wall panels (4.3 KB, loaded only on a board with
 # one) past 56 KB, a handler per screen mode, the big scores, the alert placing and the match
 # statistics past 60 KB, the OLED's column windows, keys at contact and a pack written along with
-# its records (the press-to-pixels and per-key allocation budgets) past 64 KB.
-MPY_BUDGET = 68 * 1024
+# its records (the press-to-pixels and per-key allocation budgets) past 64 KB, Start's work
+# a step a pass (the archive, the journal, pruning, the flash-full question) past 68 KB.
+MPY_BUDGET = 69 * 1024
 
 
 def mpy_cross_cmd(src: Path, out: Path) -> list[str]:

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from firmware.app import new_controller
+from firmware.journal import Journal
 from firmware.match import Match
 from firmware.store import Store
 from host_tools import deploy, norflash, vpico
@@ -60,12 +61,11 @@ def _match(b):
     with installed(fs):
         st = Store("")
         j = st.resume()
+        assert j is not None
         m = Match(j)
         m.rebuild()
         hist = {}
         for n in st.archived():
-            from firmware.journal import Journal
-
             h = Journal("%s/%d" % (st.hist, n)).open()
             hist[n] = len(h)
         return len(j), m.state(), hist
