@@ -352,6 +352,7 @@ class Controller:
         if self.store is not None:
             c = dict(self.cfg)
             c["lang"] = self.lang
+            self.store.cfg = c  # (what Start's step saves, if it is still to come)
             self.store.save_settings(c)
 
     def _new_match(self):
