@@ -274,3 +274,36 @@ def test_a_key_before_starts_steps_are_done_has_them_done_first():
         while st.due:
             st.work()
         assert Store("").load_settings()[0]["t1"] == 25 and _lengths(st)[2] == PLAYED
+
+
+def test_a_start_whose_archive_fails_keeps_the_match_and_says_not_saved(monkeypatch):
+    # The rename into hist/ fails (a failing flash): the match played stays current on flash,
+    # the screen says "Not saved: flash", and the new match goes on (in RAM).
+    from firmware import store as store_mod
+    from tests.apprig import Rig
+    from tests.helpers import scratch_dir
+
+    root = scratch_dir("archfail")
+    rig = Rig("oled", "keypad", store=Store(root))
+    rig.keys("2 5 1 B A B")
+    played = len(rig.ctl.match.log)
+    rig.keys("# # " + "8 " * 6 + "5 5")
+    assert rig.ctl.mode == "setup"
+    real = store_mod.os.rename
+
+    def failing(a, b):
+        if b.startswith(root + "/hist/"):
+            raise OSError(5, "EIO")
+        return real(a, b)
+
+    monkeypatch.setattr(store_mod.os, "rename", failing)
+    rig.press("5")
+    rig.run(100)
+    assert rig.ctl.msg == ["not_saved"] and rig.ctl.mode == "lag"
+    assert any("Not saved" in row for row in rig.screen())
+    rig.keys("1 A")  # the new match goes on
+    assert rig.ctl.mode == "play" and len(rig.ctl.match.log) == 3
+    monkeypatch.setattr(store_mod.os, "rename", real)
+    j = Store(root).resume()
+    assert j is not None and len(j) == played and Store(root).archived() == []
+    j.close()
