@@ -93,6 +93,13 @@ class App:
             collect()
         elif wall is not None:
             wall.tick(now)  # a wall panel's blinking marks
+        st = ctl.store
+        if st is not None and st.due:
+            try:
+                st.work()  # Start's archive, journal, settings, then pruning: a step a pass
+            except OSError:
+                ctl.msg = ["not_saved"]
+                ctl.version += 1
         wdt = self.hw.wdt
         if wdt is not None:
             wdt.feed()

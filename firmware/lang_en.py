@@ -51,6 +51,8 @@ T = (
     b"\nmove\tMove"
     b"\nnewmatch_q5\tSure? 5=yes"
     b"\nnewmatch_qF\tSure? FOUL=yes"
+    b"\nfull_delete\tDelete oldest"
+    b"\nfull_keep\tStart, keep all"
     b"\nhold\thold {}"
     b"\nheld\tHeld down:"
     # ---- controller messages (model["msg"])
@@ -66,6 +68,7 @@ T = (
     b"\nm_not_saved\tNot saved: flash"
     b"\nm_resumed\tResumed: {} events"
     b"\nm_resumed_lost\tResumed, {} lost"
+    b"\nm_moved\tKept aside: {}"
     b"\nm_bad_settings\tBad setting: {}"
     b"\nm_roster_bad\tSkipped lines: {}"
     b"\nm_name_full\tMax {} letters"
@@ -193,6 +196,7 @@ T = (
     b"\nv_tr\tT\xc3\xbcrk\xc3\xa7e"  # Türkçe, in UTF-8
     b"\nmode_setup\tNew match"
     b"\nmode_name\tType a name"
+    b"\nmode_full\tFlash full"
     b"\nmode_menu\tMenu"
     b"\nmode_help\tKeys"
     b"\nmode_lag\tLag"

@@ -2,16 +2,20 @@
 # the settings, under one folder (the filesystem's root on a board).
 #   match/           the journal of the match being played (firmware/journal.py)
 #   hist/<n>/        archived matches, n counting up: at most _KEEP of them, and the oldest go
-#                    first (when a new match starts) until _FREE of the filesystem is free, room
-#                    for a long match (a 150-point 14.1 match of 800 events takes about 40 of a
-#                    Pico's 352 blocks, a 5,000-event one about 224)
+#                    first (after a new match starts, a file at a time between key scans: work())
+#                    until _FREE of the filesystem is free, room for a long match (a 150-point
+#                    14.1 match of 800 events takes about 40 of a Pico's 352 blocks, a 5,000-event
+#                    one about 224), but never the newest _MIN (the match just archived is one).
+#                    Below _ROOM free, Start asks first (Controller mode "full"). A match going is
+#                    renamed hist/d<n> first (out of the archive at once), then removed.
 #   settings.json    players, game, target/race, options, language, brightness (validated)
 #   players.txt      the club's roster (make deploy PLAYERS=FILE): UTF-8, a name a line
 #   recent.txt       the names of the last matches, the latest first (written at a match's start)
 import json
 import os
 
-from firmware.journal import Journal, _exists, _ints, _mkdir, remove_tree
+from firmware.journal import Journal, _exists, _ints, _mkdir, _read, remove_tree
+from firmware.match import Log
 
 try:
     from micropython import const
@@ -21,6 +25,8 @@ except ImportError:
 _KEEP = const(20)  # archived matches kept at most
 _FREE = const(40)  # percent of the filesystem's blocks left free for the new match
 _NAMES = const(64)  # names read from a names file at most (the heap while setup is up)
+_MIN = const(3)  # the newest archived matches never pruned for room (unless the referee says so)
+_ROOM = const(15)  # percent free below which Start asks before anything goes (full())
 
 # The settings and what each may be: (name, default, check) with check a tuple of the allowed
 # values, or an int bound (a whole number from 1 to it), or "name" (a player's name).
@@ -72,6 +78,17 @@ class Store:
         self.cur = root + "/match" if root else "match"
         self.hist = root + "/hist" if root else "hist"
         self.settings_path = root + "/settings.json" if root else "settings.json"
+        self.due = True  # work() has something to do
+        self.keep = 0  # the fewest archived matches pruning keeps (0: no pruning to do)
+        self.left = -1  # free blocks as measured, plus what pruning freed since (-1: to measure)
+        self.blocks = 1  # the filesystem's blocks
+        self.step = 0  # Start's next step for work() (start()), 0: none
+        self.log = self.new = self.cfg = None  # Start's: the log, the journal made, settings
+        self.moved = None  # a file found where match/ or hist/ goes, moved aside: its new name
+        # (Any write makes littlefs finish a rename a power cut left half done, and this one
+        # writes nothing otherwise: until then a listing of the root misses the name after the
+        # one moved, as settings.json after match/ moved into hist/.)
+        _mkdir(self.hist)
 
     # ------------------------------------------------------------ the match
 
@@ -86,27 +103,86 @@ class Store:
             return None
         return j
 
-    def fresh(self, old=None):
+    def fresh(self, old=None, keep=None):
         """An empty journal for a new match. The one there goes to the archive if it holds more
-        than the new event (else it is dropped); old: its Journal object, if open."""
+        than the new event (else it is dropped); old: its Journal object, if open. Pruning is
+        left to work(): keep is the fewest archived matches it keeps (0: it prunes nothing)."""
         if old is not None:
             old.close()
+        self._clear()
+        self.keep = _MIN if keep is None else keep
+        self.due = self.keep > 0 or self.left < 0
+        return Journal(self.cur)
+
+    def start(self, settings, keep=None):
+        """The log of a new match at once, in RAM: then work(), a step a pass, archives the
+        match there (as fresh()), makes the journal, writes into it what the log holds (the new
+        event), saves the settings, and prunes (keep: as fresh()'s). A record the log is to take
+        before that has these steps done first, up to the journal: what a screen shows is on
+        flash. A file where match/ or hist/ goes is moved aside at once (said: moved)."""
+        self.keep = _MIN if keep is None else keep
+        self.cfg = settings
+        self.log = _Soon(self)
+        self.step = 1
+        self.due = True
+        for p in (self.cur, self.hist):
+            if _exists(p) and not _isdir(p):
+                self.finish()
+        return self.log
+
+    def finish(self, to=4):
+        # Start's steps up to the journal taking the log over (to=5: the settings too).
+        while 0 < self.step < to:
+            self._step()
+
+    def _step(self):
+        k = self.step
+        try:
+            if k == 1:
+                self._clear()
+            elif k == 2:
+                self.new = Journal(self.cur)
+            elif k == 3:
+                self.log.take(self.new)
+            else:
+                self.save_settings(self.cfg)
+        except OSError:  # the match there stays as it is; the new one goes on in RAM
+            self.step = self.keep = 0
+            self.due = False
+            raise
+        self.step = k + 1 if k < 4 else 0
+        self.due = self.step or self.keep > 0 or self.left < 0
+
+    def _clear(self):
+        # match/ archived if it holds more than the new event, else removed; a file moved aside.
         if _exists(self.cur):
-            j = old if old is not None else Journal(self.cur).open()
-            j.close()
-            if j.head >= 1 or j.moved:
+            if not _isdir(self.cur):  # a file where the journal goes: kept, moved aside
+                self.moved = _aside(self.cur)
+            elif self._played():
                 self.archive()
             else:
                 remove_tree(self.cur)
-        return Journal(self.cur)
+
+    def _played(self):
+        # Whether match/ holds more than one record (read from the listing and the first file,
+        # not by opening the journal: quick at Start); anything else in it is kept too.
+        names = os.listdir(self.cur)
+        if len(names) != 1 or names[0] != "e0":
+            return len(names) > 0
+        names = os.listdir(self.cur + "/e0")
+        if len(names) != 1 or names[0] != "0":
+            return len(names) > 0
+        return (_read(self.cur + "/e0/0") or b"").count(b"\n") > 1
 
     def archive(self):
-        # match/ becomes hist/<n> (a rename: atomic), then the oldest go past the bounds.
-        _mkdir(self.hist)
+        # match/ becomes hist/<n> (a rename: atomic); a file where hist/ goes is moved aside.
+        h = self.hist
+        if _exists(h) and not _isdir(h):
+            self.moved = _aside(h)
+        _mkdir(h)
         nums = self.archived()
         n = nums[-1] + 1 if nums else 1
-        os.rename(self.cur, "%s/%d" % (self.hist, n))
-        self.prune()
+        os.rename(self.cur, "%s/%d" % (h, n))
 
     def archived(self):
         """The numbers of the archived matches, oldest first."""
@@ -115,17 +191,65 @@ class Store:
         except OSError:
             return []
 
-    def prune(self):
-        nums = self.archived()
-        i = 0
-        while i < len(nums) and (len(nums) - i > _KEEP or self.free() < _FREE):
-            remove_tree("%s/%d" % (self.hist, nums[i]))
-            i += 1
+    def full(self):
+        """Whether the flash is short of room for a new match (Start asks first)."""
+        if self.left < 0:
+            self.measure()
+        return self.left * 100 < _ROOM * self.blocks
+
+    def look(self):
+        # The free blocks are to be measured again (a match was played): by work(), in a pass
+        # of its own, before Start needs them.
+        self.left = -1
+        self.due = True
+
+    def work(self):
+        """One step of what the store leaves for the app's passes (it calls this a pass while
+        due): measuring the free blocks (os.statvfs walks littlefs: 50-100 ms on a Pico), or one
+        step of pruning the archive: a file or an emptied folder of a match going removed (the
+        blocks it frees counted), or the next one to go chosen (renamed hist/d<n>: out of the
+        archive at once). The oldest go while more than _KEEP are kept, or while less than _FREE
+        percent is free and more than keep are kept (the newest always stays). Start's steps
+        (start()) come first; an OSError (the flash failed) is raised, and ends the work."""
+        if self.step:
+            return self._step()
+        if self.left < 0:
+            self.measure()
+            self.due = self.keep > 0
+            return
+        h = self.hist
+        try:
+            names = os.listdir(h)
+            for name in names:
+                if name[0] == "d" and name[1:].isdigit():
+                    self.left += _drop(h + "/" + name)
+                    return
+            nums = sorted(_ints(names, ""))
+            n = len(nums)
+            if n > _KEEP or n > max(self.keep, 1) and self.left * 100 < _FREE * self.blocks:
+                os.rename("%s/%d" % (h, nums[0]), "%s/d%d" % (h, nums[0]))
+                return
+        except OSError:
+            pass
+        self.keep = 0
+        self.due = False
+
+    def prune(self, keep=_MIN):
+        # All of work()'s steps at once, from a new measure (tests, host tools).
+        self.keep = keep
+        self.look()
+        while self.due:
+            self.work()
+
+    def measure(self):
+        st = os.statvfs(self.root or ".")
+        self.left = st[3]
+        self.blocks = st[2] or 1
 
     def free(self):
         """Percent of the filesystem's blocks that are free (os.statvfs)."""
-        st = os.statvfs(self.root or ".")
-        return st[3] * 100 // st[2] if st[2] else 100
+        self.measure()
+        return self.left * 100 // self.blocks
 
     # ------------------------------------------------------------ settings
 
@@ -201,3 +325,86 @@ class Store:
             for n in names:
                 f.write(n + "\n")
         os.rename(path + ".new", path)
+
+def _isdir(path):
+    return os.stat(path)[0] & 0x4000
+
+
+def _aside(path):
+    # Rename path to path.bad (or .bad2, ...), kept; returns the new name.
+    bad = path + ".bad"
+    k = 1
+    while _exists(bad):
+        k += 1
+        bad = "%s.bad%d" % (path, k)
+    os.rename(path, bad)
+    return bad
+
+
+def _drop(path):
+    # One step of removing path: the first file found under it, or its first empty folder.
+    # Returns about how many blocks that frees: a folder's metadata pair, a file's 4 KB blocks
+    # (none for a file of up to 512 bytes: littlefs keeps it inline, in its folder's metadata).
+    while True:
+        st = os.stat(path)
+        if not st[0] & 0x4000:
+            break
+        names = os.listdir(path)
+        if not names:
+            os.rmdir(path)
+            return 2
+        path = path + "/" + names[0]
+    os.remove(path)
+    return (st[6] + 4095) // 4096 if st[6] > 512 else 0
+
+
+class _Soon(Log):
+    # A new match's log while Start's steps make its journal (Store.start): the new event in
+    # RAM until the journal takes it, then the journal's (every method passes on to it).
+    def __init__(self, store):
+        Log.__init__(self)
+        self.st = store
+        self.j = None
+
+    def take(self, j):
+        for line in self.lines:
+            j.append(json.loads(line), None)  # (the new event: no snapshot is due)
+        self.j = j
+
+    def _to(self, to=4):
+        if self.j is None or to > 4:
+            self.st.finish(to)
+        return self.j
+
+    def append(self, ev, state):
+        j = self.j if self.j is not None or not self.lines else self._to()
+        if j is None:  # the new event, or Start's steps failed: RAM only
+            return Log.append(self, ev, state)
+        j.append(ev, state)
+
+    def pop(self):
+        j = self._to()
+        return Log.pop(self) if j is None else j.pop()
+
+    def open(self):
+        if self.j is not None:
+            self.j.open()
+        return self
+
+    def close(self):
+        j = self._to(5)  # (the match is let go: Start's steps all done)
+        if j is not None:
+            j.close()
+
+    def tidy(self):
+        if self.j is not None:
+            self.j.tidy()
+
+    def __len__(self):
+        return len(self.lines) if self.j is None else len(self.j)
+
+    def event(self, i):
+        return Log.event(self, i) if self.j is None else self.j.event(i)
+
+    def base(self):
+        return Log.base(self) if self.j is None else self.j.base()

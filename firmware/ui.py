@@ -336,22 +336,30 @@ class Controller:
 
     # ------------------------------------------------------------ match: start, new, close
 
-    def _start(self):
+    def _start(self, keep=None):
+        # keep: the fewest archived matches pruning keeps (None: the store's rule, asking first
+        # in mode "full" if the flash is short of room; 1: the referee said delete; 0: keep all).
         ev = _setup().new_event(self.cfg, self.lang)
         st = self.store
-        self.match = Match(None if st is None else st.fresh())
+        if st is not None and keep is None and st.full():
+            return self._go("full")
+        c = dict(self.cfg)
+        c["lang"] = self.lang
+        # (the store archives, makes the journal and saves the settings a step a pass)
+        self.match = Match(None if st is None else st.start(c, keep))
         self.groups = []
         if self._send(ev):
-            self.msg = ["started"]
+            moved = st and st.moved
+            self.msg = ["moved", moved] if moved else ["started"]
             _setup().remember(st, ev["players"])
             unload("setup")  # its code is not needed until the next new match
-            self._save_settings()
 
     def _save_settings(self):
         # The settings (and the language) to settings.json, where there is a store.
         if self.store is not None:
             c = dict(self.cfg)
             c["lang"] = self.lang
+            self.store.cfg = c  # (what Start's step saves, if it is still to come)
             self.store.save_settings(c)
 
     def _new_match(self):
@@ -366,6 +374,8 @@ class Controller:
         self.version = v
         self.wall = w
         self.four = f
+        if self.store is not None:
+            self.store.look()  # the room left, measured while the new-match screen is up
 
     def _close(self):
         # Let go of the match's journal file (a new match or the settings screen comes).
@@ -660,6 +670,19 @@ class _Name(_Mode):
         return _setup().type_items(c)
 
 
+class _Full(_List):
+    # The flash is short of room for a new match: delete the oldest archived matches (never the
+    # one just archived) and start, or start keeping them all; back: the new-match screen.
+    def items(self, c):
+        return [["full_delete", "full_delete", None], ["full_keep", "full_keep", None]]
+
+    def ok(self, c, item):
+        c._start(1 if item[1] == "full_delete" else 0)
+
+    def back(self, c):
+        c._go("setup")
+
+
 class _Menu(_List):
     def items(self, c):
         s = c.match.s
@@ -843,7 +866,7 @@ class _RackQ(_List):
 
 _MODES = {"setup": _Setup(), "lag": _Lag(), "play": _Play(), "choice": _Choice(),
           "over": _Over(), "menu": _Menu(), "help": _Help(), "rackq": _RackQ(),
-          "groupq": _GroupQ(), "name": _Name()}
+          "groupq": _GroupQ(), "name": _Name(), "full": _Full()}
 
 
 def _what(m, i):

@@ -26,6 +26,8 @@ def digits(model):
     if f:
         return "Err " + views.field(str(f[1])[-4:], 4)
     mode = model.get("mode")
+    if mode == "full":  # the flash is short of room: the row the cursor is on (delete, or go)
+        return "FULL  Go" if model.get("cursor") else "FULL dEL"
     if st is None or mode == "setup":
         return " SEt UP "
     if mode == "help":

@@ -250,10 +250,10 @@ class File:
         buf[:len(data)] = data
         return len(data)
 
-    def readline(self):
-        # Up to and with the next newline (MicroPython's files have it too).
+    def readline(self, size=512):
+        # Up to and with the next newline, at most size bytes (MicroPython's files have it too).
         start = self.shim.call(lfs.file_tell, self.fh)
-        data = self.shim.call(lfs.file_read, self.fh, 512)
+        data = self.shim.call(lfs.file_read, self.fh, size)
         i = data.find(b"\n")
         if i >= 0:
             data = data[:i + 1]
@@ -386,7 +386,7 @@ def match_9ball(seed=1, race=7, undo_rate=0.03, limit=5000):
 
 def play_journal(evs, nor, fs, store=None):
     """Play evs through Match(Journal) of a Store on fs (a fresh journal: the one there is
-    archived); returns (the operation count when each apply returned, the state after it as
+    archived, the archive pruned); returns (the operation count when each apply returned, the state after it as
     sorted JSON)."""
     from firmware.match import Match
     from firmware.store import Store
@@ -394,6 +394,7 @@ def play_journal(evs, nor, fs, store=None):
     with installed(fs):
         st = store or Store("")
         m = Match(st.fresh())
+        st.prune()  # what the app's passes do after a Start
         ends = []
         states = []
         for ev in evs:
