@@ -62,7 +62,12 @@ T = (
     b"\nm_nothing\tNothing to undo"
     b"\nm_not_saved\tNot saved: flash"
     b"\nm_resumed\tResumed: {} events"
-    b"\nm_resumed_lost\tResumed, {} lost"
+    b"\nm_lost\t{} lost"
+    b"\nm_lost_q\tlost: unknown"
+    b"\nm_last\tlast: {}"
+    b"\nm_kept\tUnreadable match kept: {}"
+    b"\nm_safe\tSafe mode: {}"
+    b"\nm_cfg_not_saved\tSettings not saved"
     b"\nm_bad_settings\tBad setting: {}"
     b"\nrefused\tRefused {}"
     # ---- refusals (firmware.refusals.MESSAGES keys)

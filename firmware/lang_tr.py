@@ -59,7 +59,12 @@ T = (
     "\nm_nothing\tGeri alınacak yok"
     "\nm_not_saved\tKaydedilemedi"
     "\nm_resumed\tDevam: {} olay"
-    "\nm_resumed_lost\tDevam, {} kayıp"
+    "\nm_lost\t{} kayıp"
+    "\nm_lost_q\tkayıp: bilinmiyor"
+    "\nm_last\tson: {}"
+    "\nm_kept\tOkunamayan maç saklandı: {}"
+    "\nm_safe\tGüvenli mod: {}"
+    "\nm_cfg_not_saved\tAyarlar kaydedilemedi"
     "\nm_bad_settings\tHatalı ayar: {}"
     "\nrefused\tOlmaz! {}"
     # ---- refusals (firmware.refusals.MESSAGES keys)

@@ -6,6 +6,12 @@
 #                    for a long match (a 150-point 14.1 match of 800 events takes about 40 of a
 #                    Pico's 352 blocks, a 5,000-event one about 224)
 #   settings.json    players, game, target/race, options, language, brightness (validated)
+#   booting          there from boot until the app has run healthy a few seconds; it names the
+#                    fault that boot met ("" none yet): found at the next boot after a watchdog
+#                    reset, it brings the board up in safe mode (firmware.app.Runner)
+# What can't be read is kept, never deleted: a match/ that can't be opened goes to the archive
+# intact (hist/<n>, with a file "damaged" saying why), a match/ or settings.json that is not what
+# it should be (a file, a folder) is renamed aside (NAME.bad, NAME.bad2, ...).
 import json
 import os
 
@@ -18,6 +24,7 @@ except ImportError:
 
 _KEEP = const(20)  # archived matches kept at most
 _FREE = const(40)  # percent of the filesystem's blocks left free for the new match
+_CFG_MAX = const(2048)  # a settings.json longer than this is not read (the firmware's is ~200 B)
 
 # The settings and what each may be: (name, default, check) with check a tuple of the allowed
 # values, or an int bound (a whole number from 1 to it), or "name" (a player's name).
@@ -25,19 +32,59 @@ SETTINGS = (("game", "14.1", ("14.1", "8ball", "9ball")), ("p1", "P1", "name"),
             ("p2", "P2", "name"), ("t1", 100, 1000), ("t2", 100, 1000), ("r1", 5, 99),
             ("r2", 5, 99), ("break", None, (None, "alternate", "winner", "loser")),
             ("three", True, (True, False)), ("nine", "win", ("win", "spot")),
-            ("lang", "en", ("en", "tr")), ("bright", 8, 15))
+            ("lang", "en", ("en", "tr")), ("bright", None, 15))
+# (a check's None default is allowed as a value too: "bright" is null on a board without a wall
+# panel, where the profile's level stands)
 
 
 def defaults():
     return {k: v for k, v, _ in SETTINGS}
 
 
-def _bad(key, value, check):
+def utf8(b):
+    """Is b UTF-8 as the standard has it (no overlong forms, surrogates or code points past
+    U+10FFFF)? MicroPython's decoder takes them all."""
+    i = 0
+    n = len(b)
+    while i < n:
+        c = b[i]
+        i += 1
+        if c < 0x80:
+            continue
+        if c < 0xC2 or c > 0xF4:
+            return False
+        k = 1 if c < 0xE0 else (2 if c < 0xF0 else 3)
+        lo = 0xA0 if c == 0xE0 else (0x90 if c == 0xF0 else 0x80)
+        hi = 0x9F if c == 0xED else (0x8F if c == 0xF4 else 0xBF)
+        if i + k > n:
+            return False
+        for j in range(k):
+            x = b[i + j]
+            if x < lo or x > hi:
+                return False
+            lo = 0x80
+            hi = 0xBF
+        i += k
+    return True
+
+
+def _name_ok(v):
+    # A player's name: 1-12 characters of valid UTF-8, no control characters.
+    if not isinstance(v, str) or not 0 < len(v) <= 12 or min(v) < " ":
+        return False
+    try:
+        return utf8(v.encode())
+    except UnicodeError:  # (CPython: a lone surrogate from a JSON escape)
+        return False
+
+
+def _bad(key, value, default, check):
     # Why value can't be setting key, or None if it can.
     if check == "name":
-        ok = isinstance(value, str) and 0 < len(value) <= 12
+        ok = _name_ok(value)
     elif isinstance(check, int):
-        ok = isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= check
+        ok = value is None and default is None or isinstance(value, int) and not isinstance(
+            value, bool) and 1 <= value <= check
     else:
         ok = any(value is c or type(value) is type(c) and value == c for c in check)
     return None if ok else key
@@ -50,9 +97,9 @@ def validate(data):
     if not isinstance(data, dict):
         return out, "settings"
     problem = None
-    for key, _, check in SETTINGS:
+    for key, default, check in SETTINGS:
         if key in data:
-            why = _bad(key, data[key], check)
+            why = _bad(key, data[key], default, check)
             if why is None:
                 out[key] = data[key]
             elif problem is None:
@@ -69,19 +116,76 @@ class Store:
         self.cur = root + "/match" if root else "match"
         self.hist = root + "/hist" if root else "hist"
         self.settings_path = root + "/settings.json" if root else "settings.json"
+        self.kept = None  # where resume() or keep() put a match that could not be read
 
     # ------------------------------------------------------------ the match
 
     def resume(self):
-        """The journal of the match being played (opened: recovered to its last good record),
-        or None on a blank filesystem or an empty journal."""
-        if not _exists(self.cur):
+        """The journal of the match being played (opened: recovered as far as it reads), or None
+        on a blank filesystem or an empty journal. Never raises: a match/ that can't be opened
+        at all is kept (keep()), and `kept` names where it went (else None)."""
+        self.kept = None
+        try:
+            os.stat(self.cur)
+        except OSError:
             return None
-        j = Journal(self.cur).open()
-        if j.head < 0 and not j.moved:
-            j.close()
+        j = None
+        try:
+            j = Journal(self.cur).open()  # (a file there: listing it fails)
+            if j.head < 0 and not j.moved:
+                j.close()
+                return None
+            return j
+        except Exception as e:  # noqa: BLE001 - Damaged, OSError, MemoryError...: none resets
+            if j is not None:
+                try:
+                    j.close()
+                except Exception:  # noqa: BLE001
+                    pass
+            self.keep(type(e).__name__ + ": " + str(e))
             return None
-        return j
+
+    def keep(self, why):
+        """The match being played, as it is, out of the way of a new one: a folder goes to the
+        archive as a damaged match (hist/<n> with a file "damaged" holding why), anything else
+        (or if that fails) is renamed aside (match.bad). Sets and returns `kept`: its name
+        under the root, or None (nothing there, or nothing could be renamed)."""
+        self.kept = None
+        try:
+            folder = os.stat(self.cur)[0] & 0x4000
+        except OSError:
+            return None
+        if folder:
+            try:
+                _mkdir(self.hist)
+                nums = self.archived()
+                name = "hist/%d" % (nums[-1] + 1 if nums else 1)
+                os.rename(self.cur, self._at(name))
+                self.kept = name
+                with open(self._at(name) + "/damaged", "w") as f:
+                    f.write(why[:200])
+            except Exception:  # noqa: BLE001 - a file /hist, a full flash: beside it, then
+                pass
+        if self.kept is None:
+            self.kept = self._aside("match")
+        return self.kept
+
+    def _at(self, name):
+        return self.root + "/" + name if self.root else name
+
+    def _aside(self, name):
+        # Rename name (under the root) to the first free of name.bad, name.bad2, ...: that new
+        # name, or None if the rename failed.
+        bad = name + ".bad"
+        k = 1
+        while _exists(self._at(bad)):
+            k += 1
+            bad = "%s.bad%d" % (name, k)
+        try:
+            os.rename(self._at(name), self._at(bad))
+            return bad
+        except OSError:
+            return None
 
     def fresh(self, old=None):
         """An empty journal for a new match. The one there goes to the archive if it holds more
@@ -128,21 +232,68 @@ class Store:
 
     def load_settings(self):
         """(settings, problem): problem is None, or names what was wrong (then defaults);
-        (None, None) when there are none yet (the board profile's choices stand)."""
+        (None, None) when there are none yet (the board profile's choices stand). Never raises:
+        a file over _CFG_MAX bytes, not UTF-8 or not JSON gives the defaults and "settings"; a
+        folder of that name is renamed aside first (saving then works)."""
+        p = self.settings_path
         try:
-            with open(self.settings_path) as f:
-                data = json.loads(f.read())
+            st = os.stat(p)
         except OSError:
             return None, None
-        except ValueError:
+        try:
+            if st[0] & 0x4000:
+                self._aside("settings.json")
+                raise ValueError
+            if st[6] > _CFG_MAX:
+                raise ValueError
+            with open(p, "rb") as f:
+                data = f.read(_CFG_MAX + 1)
+            if len(data) > _CFG_MAX or not utf8(data):
+                raise ValueError
+            return validate(json.loads(data.decode()))
+        except Exception:  # noqa: BLE001 - ValueError, OSError, MemoryError: the defaults
             return defaults(), "settings"
-        return validate(data)
 
     def save_settings(self, settings):
-        # Written whole to a new name, then renamed over the old file (atomic on littlefs).
+        """Written whole to a new name, then renamed over the old file (atomic on littlefs).
+        True if saved; False if the flash would not take it (never raises: the match's event
+        was saved before, and counts)."""
         data = {}
         for key, _, _ in SETTINGS:
             data[key] = settings.get(key)
-        with open(self.settings_path + ".new", "w") as f:
-            f.write(json.dumps(data))
-        os.rename(self.settings_path + ".new", self.settings_path)
+        try:
+            with open(self.settings_path + ".new", "w") as f:
+                f.write(json.dumps(data))
+            os.rename(self.settings_path + ".new", self.settings_path)
+            return True
+        except Exception:  # noqa: BLE001
+            return False
+
+    # ------------------------------------------------------------ safe mode
+
+    def booting(self):
+        """What the last boot left in `booting` if it never ran healthy: the name of the fault
+        it met ("" if none was named), else None. Then marks this boot (an empty file)."""
+        got = None
+        try:
+            with open(self._at("booting"), "rb") as f:
+                got = "".join([chr(c) for c in f.read(60) if 32 <= c < 127])
+        except Exception:  # noqa: BLE001 - none: the last boot ran healthy (or a blank flash)
+            pass
+        self.fault("")
+        return got
+
+    def fault(self, name):
+        # The fault this boot met, in `booting` (while it is not yet healthy).
+        try:
+            with open(self._at("booting"), "w") as f:
+                f.write(name[:60])
+        except Exception:  # noqa: BLE001 - a full flash: no safe mode, nothing worse
+            pass
+
+    def healthy(self):
+        # This boot ran healthy: the mark goes.
+        try:
+            os.remove(self._at("booting"))
+        except OSError:
+            pass
