@@ -664,8 +664,9 @@ def _list_screen(model, w, h):
     if f:
         last = [_tx(model, "stuck" if f[0] == "stuck" else "chatter", f[1])]
     elif m:  # (at boot: a bad setting, a match kept aside; after a key: its answer)
-        k = h // 2 if h >= 4 else 1
-        last = m[0][:k] if len(m[0]) <= k or k > 1 else [m[1]]
+        # half the OLED, all but the title of a 20x4 LCD, all of a 16x2: till the next key
+        k = h // 2 if h >= 8 else h - len(lines)
+        last = m[0][:k]
     elif h >= 8 and model.get("hints"):
         last = _hint_lines(model, w)[:2]  # how to change and confirm, then move and back
     n = h - len(lines) - len(last)
