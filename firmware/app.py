@@ -199,12 +199,10 @@ def _last(log, s):
     # The last action on the journal, for the resume message: [who (or None), text key, what]
     # (what: the balls made or the foul's rule, "" if neither), or None if it can't be read.
     try:
-        head = log.head
-        rec = None
-        for rec in log.records(head, head + 1):
-            pass
-        if rec is None:
+        recs = list(log.records(log.head, log.head + 1))
+        if not recs:
             return None
+        rec = recs[0]
         if rec[2] == "u":
             return [None, "undo", ""]
         ev = json.loads(rec[3])

@@ -5,11 +5,12 @@
 # that can't be saved never makes a saved event say "Not saved".
 import json
 import os
+from typing import Any
 
 import pytest
 
 from firmware import journal, views
-from firmware.app import Runner, new_controller
+from firmware.app import new_controller
 from firmware.store import Store, validate
 from tests.apprig import Rig
 from tests.helpers import scratch_dir
@@ -48,7 +49,7 @@ def _texts(ctl, lang=None):
         m["lang"] = lang
     out = {}
     for kind in KINDS:
-        r = views.render(m, kind)
+        r: Any = views.render(m, kind)
         rows = r[0] if kind == "oled" else ([r] if kind == "digits" else r)
         w = {"oled": 16, "lcd20": 20, "lcd16": 16, "digits": 8}[kind]
         assert all(len(x) <= w for x in rows), (kind, rows)
@@ -169,7 +170,7 @@ def test_nothing_raised_at_boot_escapes_the_runner(monkeypatch, where):
     rig = Rig("oled", "keypad", store=Store(root))
     rig.run(100)
     assert rig.ctl.mode == "setup" and rig.ctl.msg == ["safe", "MemoryError"]
-    assert "Safe mode: MemoryError" in " ".join(rig.screen())
+    assert "Safe mode: MemoryError" in " ".join(map(str, rig.screen()))
     with open(root + "/booting") as f:
         assert f.read() == "MemoryError"  # named for the next boot
 
@@ -253,7 +254,7 @@ def test_safe_mode_screen_names_the_fault_on_every_display():
     rig.run(100)
     ctl = rig.ctl
     assert ctl.msg == [["safe", "MemoryError"], ["kept", "hist/1"]]
-    assert "Safe mode:" in " ".join(rig.screen())
+    assert "Safe mode:" in " ".join(map(str, rig.screen()))
     t = _texts(ctl)
     for kind in ("oled", "lcd20"):
         assert "Safe mode: MemoryError" in t[kind], t[kind]
