@@ -132,10 +132,12 @@ class Store:
         j = None
         try:
             j = Journal(self.cur).open()  # (a file there: listing it fails)
-            if j.head < 0 and not j.moved:
-                j.close()
-                return None
-            return j
+            if j.head >= 0:
+                return j
+            j.close()
+            if j.moved or getattr(j, "lost", 0):  # files there, and no record read
+                self.keep("no record readable")
+            return None
         except Exception as e:  # noqa: BLE001 - Damaged, OSError, MemoryError...: none resets
             if j is not None:
                 try:

@@ -501,3 +501,35 @@ def test_an_undo_last_says_so():
     ctl = new_controller("keypad", "en", "14.1", store=Store(root))
     assert ctl.msg[3] == [None, "undo", ""]  # pyright: ignore
     assert "last: Undo" in views._message(ctl.model(), 200)[1]  # pyright: ignore
+
+
+def test_the_host_reads_a_kept_match_and_says_why(monkeypatch):
+    from host_tools.journal_read import read_journal, store_matches
+
+    root = scratch_dir("hostread")
+    a = _141(root, 3)
+
+    def boom(self):
+        raise journal.Damaged("journal: record 5 is unreadable")
+
+    monkeypatch.setattr(journal.Journal, "open", boom)
+    new_controller("keypad", "en", "14.1", store=Store(root))
+    monkeypatch.undo()
+    assert [n for n, _ in store_matches(root)] == ["hist-1"]
+    got = read_journal(root + "/hist/1")
+    assert len(got.events) == len(a.match.log) and got.stop is None
+    assert any("record 5 is unreadable" in n for n in got.notes), got.notes
+
+
+def test_a_journal_with_nothing_readable_is_kept_with_a_message():
+    # Every record file garbage: Journal.open moves them aside and reads none; the board says
+    # so and keeps the folder in the archive.
+    root = scratch_dir("none")
+    _play(root, "5 1 B".split())
+    for base, _, names in os.walk(root + "/match"):
+        for n in names:
+            with open(os.path.join(base, n), "wb") as f:
+                f.write(b"garbage\n" * 3)
+    ctl = new_controller("keypad", "en", "14.1", store=Store(root))
+    assert ctl.mode == "setup" and ctl.msg == ["kept", "hist/1"]
+    assert os.path.exists(root + "/hist/1/damaged")
