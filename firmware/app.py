@@ -286,6 +286,11 @@ class Runner:
                 return False
         try:
             self.app.step(now)
+        except KeyboardInterrupt:  # stopped on purpose (the REPL): no fault for safe mode
+            if self.marked:
+                self.marked = False
+                self.store.healthy()  # pyright: ignore[reportOptionalMemberAccess]
+            raise
         except Exception as e:  # noqa: BLE001 - any error in the app leads to a soft restart
             self.fail(e, now)
             return False

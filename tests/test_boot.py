@@ -533,3 +533,24 @@ def test_a_journal_with_nothing_readable_is_kept_with_a_message():
     ctl = new_controller("keypad", "en", "14.1", store=Store(root))
     assert ctl.mode == "setup" and ctl.msg == ["kept", "hist/1"]
     assert os.path.exists(root + "/hist/1/damaged")
+
+
+def test_a_stop_at_the_repl_is_not_a_fault():
+    # Ctrl-C (mpremote) right after boot, then machine.reset() (a watchdog reset on rp2): the
+    # next boot resumes the match, no safe mode.
+    root = scratch_dir("repl")
+    a = _141(root, 3)
+    rig = Rig("oled", "keypad", store=Store(root))
+    rig.run(50)
+
+    def stop(now):
+        raise KeyboardInterrupt
+
+    rig.runner.app.step = stop
+    with pytest.raises(KeyboardInterrupt):
+        rig.run(10)
+    assert not os.path.exists(root + "/booting")
+    rig.ctl.match.log.close()
+    b = Rig("oled", "keypad", store=Store(root), wdt_reset=True)
+    b.run(50)
+    assert b.runner.safe is None and b.ctl.match.state() == a.match.state()
