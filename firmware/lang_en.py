@@ -65,6 +65,7 @@ T = (
     b"\nm_lost\t{} lost"
     b"\nm_lost_q\tlost: unknown"
     b"\nm_last\tlast: {}"
+    b"\nm_res_s\tRes{}: {}"
     b"\nm_kept\tUnreadable match kept: {}"
     b"\nm_safe\tSafe mode: {}"
     b"\nm_cfg_not_saved\tSettings not saved"

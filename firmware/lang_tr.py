@@ -62,6 +62,7 @@ T = (
     "\nm_lost\t{} kayıp"
     "\nm_lost_q\tkayıp: bilinmiyor"
     "\nm_last\tson: {}"
+    "\nm_res_s\tDvm{}: {}"
     "\nm_kept\tOkunamayan maç saklandı: {}"
     "\nm_safe\tGüvenli mod: {}"
     "\nm_cfg_not_saved\tAyarlar kaydedilemedi"

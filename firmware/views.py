@@ -250,7 +250,11 @@ def _message(model, w):
             lines.extend(wrap(t, w))
         return (lines, " ".join(texts), 0)
     text = _msg_text(model, msg)
-    return (wrap(text, w), text, 0)
+    short = text
+    if msg[0] == "resumed" and msg[3]:  # one row's form: "Res12-2: Can Made 3"
+        n = str(msg[1]) + ("" if not msg[2] else "-?" if msg[2] < 0 else "-" + str(msg[2]))
+        short = _tx(model, "m_res_s", n, _action(model, msg[3]))
+    return (wrap(text, w), short, 0)
 
 
 def _msg_text(model, msg):

@@ -477,8 +477,10 @@ def test_the_resume_message_names_the_last_action_on_every_display():
     t = _texts(ctl)
     assert "Resumed: %d events, last: P2 Made 3" % n in t["oled"].replace(" ", " ") or \
         "last: P2 Made 3" in t["oled"], t["oled"]
-    assert "Resumed" in t["lcd20"] and "Resumed" in t["lcd16"]
-    assert t["digits"] == "r" + str(n).rjust(4) + "   "[:0]
+    assert "Resumed: %d events, last: P2 Made 3" % n in t["lcd20"], t["lcd20"]
+    assert "Res%d: P2 Made 3" % n in t["lcd16"], t["lcd16"]  # its one row: the short form
+    assert t["digits"] == "r" + str(n).rjust(4)
+    assert "Dvm%d: P2 Girdi 3" % n in _texts(ctl, "tr")["lcd16"]
     assert "son: P2 Girdi 3" in _texts(ctl, "tr")["oled"].replace("  ", " ")
 
 
@@ -488,8 +490,9 @@ def test_the_resume_message_states_losses():
     for lost, want, dig in ((2, "Resumed: 76 events, 2 lost", "r  76L 2"),
                             (-1, "Resumed: 76 events, lost: unknown", "r  76L--")):
         model["msg"] = ["resumed", 76, lost, [0, "foul", "G3"]]
-        text = views._message(model, 200)[1]  # pyright: ignore
-        assert text == want + ", last: ? Foul G3", text
+        lines, short, _ = views._message(model, 200)  # pyright: ignore
+        assert lines == [want + ", last: ? Foul G3"], lines
+        assert short == "Res76-%s: ? Foul G3" % ("?" if lost < 0 else lost), short
         from firmware.views_digits import digits
 
         assert digits(model) == dig
@@ -500,7 +503,7 @@ def test_an_undo_last_says_so():
     _play(root, "5 1 B A D".split())
     ctl = new_controller("keypad", "en", "14.1", store=Store(root))
     assert ctl.msg[3] == [None, "undo", ""]  # pyright: ignore
-    assert "last: Undo" in views._message(ctl.model(), 200)[1]  # pyright: ignore
+    assert "last: Undo" in " ".join(views._message(ctl.model(), 200)[0])  # pyright: ignore
 
 
 def test_the_host_reads_a_kept_match_and_says_why(monkeypatch):
