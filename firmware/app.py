@@ -270,10 +270,13 @@ class Runner:
                 ctl = new_controller(hw.layout, self.lang, game, store=store, safe=self.safe)
             self.app = App(hw, ctl)
         except Exception as e:  # noqa: BLE001 - the new-match screen, naming what failed
-            if store is not None:
-                store.fault(type(e).__name__)
+            name = type(e).__name__
             ctl = Controller(hw.layout, self.lang, game, store)
-            ctl.msg = ["safe", type(e).__name__]
+            ctl.msg = ["safe", name]
+            if store is not None:  # and the match kept aside (it may be what fails)
+                store.fault(name)
+                if store.keep(name):
+                    ctl.msg = [ctl.msg, ["kept", store.kept]]
             self.app = App(hw, ctl)
 
     def tick(self, now):
