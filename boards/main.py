@@ -37,11 +37,31 @@ def main():
     boot.load(boot.APP)  # the app's modules one at a time, a collection after each
     unload("boot")
     hw = mod.build(prof)
+    import machine
+
+    # a watchdog reset: the last boot may have failed (safe mode, firmware.app.Runner)
+    rc = getattr(machine, "reset_cause", None)
+    hw.wdt_reset = rc is not None and rc() == getattr(machine, "WDT_RESET", 3)
     from firmware import app
     from firmware.store import Store
 
     # The match is kept on the board's flash (littlefs) and resumed after a power cut.
     app.run(hw, time.ticks_ms, time.sleep_ms, game=prof.get("game", "14.1"), store=Store(""))
+
+
+def failed(e):
+    # An error that escaped the app (it shows its own): named in the safe-mode mark for the
+    # next boot, which the watchdog brings (firmware.store.Store.booting).
+    try:
+        from firmware.store import Store
+
+        st = Store("")
+        if st.booting() is not None:  # (only while this boot is not yet healthy)
+            st.fault(type(e).__name__)
+        else:
+            st.healthy()
+    except Exception:  # noqa: BLE001
+        pass
 
 
 def held():
@@ -55,4 +75,8 @@ def held():
 
 
 if not held():
-    main()
+    try:
+        main()
+    except Exception as _e:  # noqa: BLE001
+        failed(_e)
+        raise

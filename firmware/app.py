@@ -2,6 +2,7 @@
 # Pure of `machine`: the hardware comes in a Hardware bundle (built by boards/*.py or host fakes
 # with firmware.hw).
 import gc
+import json
 import sys
 
 from firmware import views
@@ -15,6 +16,7 @@ except ImportError:
     const = lambda x: x  # noqa: E731
 
 _ERROR_MS = const(2000)  # how long the error screen stays before the restart (< watchdog timeout)
+_HEALTHY_MS = const(3000)  # a boot is healthy once its app ran this long without an error
 _PERIOD_MS = const(1)  # loop period: key sampling rate (contact_ms 1: two samples at least)
 
 _SPARE = const(49152)  # the free heap after a collection that collect() fills holes with
@@ -35,6 +37,7 @@ class Hardware:
         self.wdt = wdt
         self.reset = reset
         self.lang = lang
+        self.wdt_reset = False  # the board was reset by its watchdog (boards/main.py sets it)
 
 
 class App:
@@ -96,9 +99,11 @@ class App:
         st = ctl.store
         if st is not None and st.due:
             try:
-                st.work()  # Start's archive, journal, settings, then pruning: a step a pass
+                said = st.work()  # Start's archive, journal, settings, then pruning: a step a pass
             except OSError:
-                ctl.msg = ["not_saved"]
+                said = "not_saved"
+            if said:
+                ctl.msg = [said]
                 ctl.version += 1
         wdt = self.hw.wdt
         if wdt is not None:
@@ -156,25 +161,82 @@ def error_screen(kind, name, lang="en"):
     return [s[:cols] for s in lines]
 
 
-def new_controller(layout, lang="en", game="14.1", log=None, store=None):
+def new_controller(layout, lang="en", game="14.1", log=None, store=None, safe=None):
     # A controller; with log (a match.Log or journal.Journal of accepted events) it takes that
-    # match over. With a store (boot): its settings, and the match on flash, resumed.
+    # match over. With a store (boot): its settings, and the match on flash, resumed; what went
+    # wrong is said on screen (all of it: msg is then a list of messages), and nothing raises
+    # from what flash holds. safe: the fault that reset the board (safe mode): then neither is
+    # read, the match is kept aside (store.keep) and the new-match screen comes.
     ctl = Controller(layout, lang, game, store)
-    if store is not None and log is None:
-        cfg, problem = store.load_settings()
-        if cfg:
-            for k in ctl.cfg:
-                if k in cfg:
-                    ctl.cfg[k] = cfg[k]
-            ctl.lang = cfg["lang"]
-        log = store.resume()
-        if problem:
-            ctl.msg = ["bad_settings", problem]
+    msgs = []
+    boot = store is not None and log is None
+    if boot:
+        if safe is None:
+            cfg, problem = store.load_settings()
+            if cfg:
+                for k in ctl.cfg:
+                    if k in cfg:
+                        ctl.cfg[k] = cfg[k]
+                ctl.lang = cfg["lang"]
+            if problem:
+                msgs.append(["bad_settings", problem])
+            log = store.resume()
+        else:
+            msgs.append(["safe", safe])
+            store.keep("safe mode: " + safe)
+        if store.kept:
+            msgs.append(["kept", store.kept])
     if log is not None and len(log):
-        ctl.restore(log)
-        if store is not None:
-            ctl.msg = ["resumed_lost", log.lost] if log.lost else ["resumed", len(log)]
+        try:
+            ctl.restore(log)
+        except Exception as e:  # noqa: BLE001 - read but not replayable: kept, not resumed
+            if not boot:
+                raise
+            log.close()
+            cfg = ctl.cfg
+            ctl.__init__(layout, ctl.lang, game, store)
+            ctl.cfg = cfg
+            msgs.append(["kept", store.keep(type(e).__name__)])  # pyright: ignore
+            log = None
+        if log is not None and store is not None:
+            msgs.append(["resumed", len(log), -1 if getattr(log, "unsure", False) else
+                         getattr(log, "lost", 0), _last(log, ctl.match.s)])
+    if msgs:
+        ctl.msg = msgs[0] if len(msgs) == 1 else msgs
     return ctl
+
+
+def _last(log, s):
+    # The last action on the journal, for the resume message: [who (or None), text key, what]
+    # (what: the balls made or the foul's rule, "" if neither), or None if it can't be read.
+    try:
+        recs = list(log.records(log.head, log.head + 1))
+        if not recs:
+            return None
+        rec = recs[0]
+        if rec[2] == "u":
+            return [None, "undo", ""]
+        ev = json.loads(rec[3])
+    except Exception:  # noqa: BLE001 - not a journal, or its head unreadable: not said
+        return None
+    t = ev["t"]
+    if t == "new":
+        return [None, "newmatch", ""]
+    if t == "lag":
+        return [ev.get("breaker"), "breaks", ""]
+    if t == "choose":
+        return [None, ev.get("option"), ""]
+    note = s.get("note") or {}
+    balls = " ".join([str(b) for b in ev.get("pots") or () if b])
+    who = s.get("last")
+    if "foul" in note:
+        return [who, "foul", note["foul"]]
+    c = ev.get("call")
+    if c == "push" or c == "safety":
+        return [who, "push" if c == "push" else "safe", balls]
+    if ev.get("made") or balls and (s["game"] == "9ball" or "break_rails" in ev):
+        return [who, "made", balls]
+    return [who, "miss", balls]
 
 
 class Runner:
@@ -184,6 +246,13 @@ class Runner:
     # failure right after a restart drops the newest event too (it may be what breaks), one more
     # for each failure in a row; the watchdog, fed only by healthy steps, resets the board if
     # none comes for its timeout.
+    # Safe mode: with a store, a boot is marked (store.booting) until the app has run healthy
+    # _HEALTHY_MS in a row, and the mark names the fault it met. A boot after a watchdog reset
+    # (hw.wdt_reset, which boards/main.py sets by machine.reset_cause()) that finds the last
+    # boot's mark comes up in safe mode (new_controller's safe): the fault named, the match
+    # kept aside, the new-match screen. So whatever flash holds, the watchdog does not reset
+    # the board twice in a row. Nothing raised while starting escapes either: it gives the
+    # new-match screen naming it.
     def __init__(self, hw, ctl=None, lang=None, game="14.1", error_ms=_ERROR_MS, log=True,
                  store=None):
         self.hw = hw
@@ -192,16 +261,34 @@ class Runner:
         self.error_ms = error_ms
         self.log = log
         self.store = store
-        lang_text(self.lang)  # the texts in one piece (about 3 KB) while the heap is still whole
-        if ctl is None:
-            ctl = new_controller(hw.layout, self.lang, game, store=store)
-        self.app = App(hw, ctl)
         self.restarts = 0  # soft restarts so far
         self.failures = 0  # failures since the last healthy step
         self.error = None  # name of the error being shown, or None while running
         self.t_error = 0
         self._log = None  # the match log of the controller that failed first in this streak
         self.dropped = 0  # newest events left out in this streak of failures
+        self.marked = False  # this boot's safe-mode mark is on flash (not yet healthy)
+        self.t_ok = None  # when this streak of healthy steps began (while marked)
+        self.safe = None  # the fault that brought this boot up in safe mode, or None
+        try:
+            lang_text(self.lang)  # the texts in one piece (about 3 KB) while the heap is whole
+            if ctl is None and store is not None:
+                last = store.booting()
+                self.marked = True
+                if last is not None and getattr(hw, "wdt_reset", False):
+                    self.safe = last or "reset"
+            if ctl is None:
+                ctl = new_controller(hw.layout, self.lang, game, store=store, safe=self.safe)
+            self.app = App(hw, ctl)
+        except Exception as e:  # noqa: BLE001 - the new-match screen, naming what failed
+            name = type(e).__name__
+            ctl = Controller(hw.layout, self.lang, game, store)
+            ctl.msg = ["safe", name]
+            if store is not None:  # and the match kept aside (it may be what fails)
+                store.fault(name)
+                if store.keep(name):
+                    ctl.msg = [ctl.msg, ["kept", store.kept]]
+            self.app = App(hw, ctl)
 
     def tick(self, now):
         # One pass: True after a healthy step, False while failing or showing the error screen.
@@ -213,12 +300,23 @@ class Runner:
                 return False
         try:
             self.app.step(now)
+        except KeyboardInterrupt:  # stopped on purpose (the REPL): no fault for safe mode
+            if self.marked:
+                self.marked = False
+                self.store.healthy()  # pyright: ignore[reportOptionalMemberAccess]
+            raise
         except Exception as e:  # noqa: BLE001 - any error in the app leads to a soft restart
             self.fail(e, now)
             return False
         if self.failures:
             self.failures = 0
             self._log = None
+        if self.marked:
+            if self.t_ok is None:
+                self.t_ok = now
+            elif ticks_diff(now, self.t_ok) >= _HEALTHY_MS:
+                self.marked = False
+                self.store.healthy()  # pyright: ignore[reportOptionalMemberAccess]
         return True
 
     def fail(self, e, now):
@@ -227,6 +325,9 @@ class Runner:
         self.failures += 1
         self.error = type(e).__name__
         self.t_error = now
+        self.t_ok = None
+        if self.marked:
+            self.store.fault(self.error)  # pyright: ignore[reportOptionalMemberAccess]
         if self.log:
             pe = getattr(sys, "print_exception", None)
             if pe is not None:

@@ -11,6 +11,12 @@
 #   settings.json    players, game, target/race, options, language, brightness (validated)
 #   players.txt      the club's roster (make deploy PLAYERS=FILE): UTF-8, a name a line
 #   recent.txt       the names of the last matches, the latest first (written at a match's start)
+#   booting          there from boot until the app has run healthy a few seconds; it names the
+#                    fault that boot met ("" none yet): found at the next boot after a watchdog
+#                    reset, it brings the board up in safe mode (firmware.app.Runner)
+# What can't be read is kept, never deleted: a match/ that can't be opened goes to the archive
+# intact (hist/<n>, with a file "damaged" saying why), a match/ or settings.json that is not what
+# it should be (a file, a folder) is renamed aside (NAME.bad, NAME.bad2, ...).
 import json
 import os
 
@@ -27,6 +33,7 @@ _FREE = const(40)  # percent of the filesystem's blocks left free for the new ma
 _NAMES = const(64)  # names read from a names file at most (the heap while setup is up)
 _MIN = const(3)  # the newest archived matches never pruned for room (unless the referee says so)
 _ROOM = const(15)  # percent free below which Start asks before anything goes (full())
+_CFG_MAX = const(2048)  # a settings.json longer than this is not read (the firmware's is ~200 B)
 
 # The settings and what each may be: (name, default, check) with check a tuple of the allowed
 # values, or an int bound (a whole number from 1 to it), or "name" (a player's name).
@@ -34,19 +41,59 @@ SETTINGS = (("game", "14.1", ("14.1", "8ball", "9ball")), ("p1", "P1", "name"),
             ("p2", "P2", "name"), ("t1", 100, 1000), ("t2", 100, 1000), ("r1", 5, 99),
             ("r2", 5, 99), ("break", None, (None, "alternate", "winner", "loser")),
             ("three", True, (True, False)), ("nine", "win", ("win", "spot")),
-            ("lang", "en", ("en", "tr")), ("bright", 8, 15))
+            ("lang", "en", ("en", "tr")), ("bright", None, 15))
+# (a check's None default is allowed as a value too: "bright" is null on a board without a wall
+# panel, where the profile's level stands)
 
 
 def defaults():
     return {k: v for k, v, _ in SETTINGS}
 
 
-def _bad(key, value, check):
+def utf8(b):
+    """Is b UTF-8 as the standard has it (no overlong forms, surrogates or code points past
+    U+10FFFF)? MicroPython's decoder takes them all."""
+    i = 0
+    n = len(b)
+    while i < n:
+        c = b[i]
+        i += 1
+        if c < 0x80:
+            continue
+        if c < 0xC2 or c > 0xF4:
+            return False
+        k = 1 if c < 0xE0 else (2 if c < 0xF0 else 3)
+        lo = 0xA0 if c == 0xE0 else (0x90 if c == 0xF0 else 0x80)
+        hi = 0x9F if c == 0xED else (0x8F if c == 0xF4 else 0xBF)
+        if i + k > n:
+            return False
+        for j in range(k):
+            x = b[i + j]
+            if x < lo or x > hi:
+                return False
+            lo = 0x80
+            hi = 0xBF
+        i += k
+    return True
+
+
+def _name_ok(v):
+    # A player's name: 1-12 characters of valid UTF-8, no control characters.
+    if not isinstance(v, str) or not 0 < len(v) <= 12 or min(v) < " ":
+        return False
+    try:
+        return utf8(v.encode())
+    except UnicodeError:  # (CPython: a lone surrogate from a JSON escape)
+        return False
+
+
+def _bad(key, value, default, check):
     # Why value can't be setting key, or None if it can.
     if check == "name":
-        ok = isinstance(value, str) and 0 < len(value) <= 12
+        ok = _name_ok(value)
     elif isinstance(check, int):
-        ok = isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= check
+        ok = value is None and default is None or isinstance(value, int) and not isinstance(
+            value, bool) and 1 <= value <= check
     else:
         ok = any(value is c or type(value) is type(c) and value == c for c in check)
     return None if ok else key
@@ -59,9 +106,9 @@ def validate(data):
     if not isinstance(data, dict):
         return out, "settings"
     problem = None
-    for key, _, check in SETTINGS:
+    for key, default, check in SETTINGS:
         if key in data:
-            why = _bad(key, data[key], check)
+            why = _bad(key, data[key], default, check)
             if why is None:
                 out[key] = data[key]
             elif problem is None:
@@ -79,7 +126,7 @@ class Store:
         self.hist = root + "/hist" if root else "hist"
         self.settings_path = root + "/settings.json" if root else "settings.json"
         self.due = True  # work() has something to do
-        self.keep = 0  # the fewest archived matches pruning keeps (0: no pruning to do)
+        self.keepn = 0  # the fewest archived matches pruning keeps (0: no pruning to do)
         self.left = -1  # free blocks as measured, plus what pruning freed since (-1: to measure)
         self.blocks = 1  # the filesystem's blocks
         self.step = 0  # Start's next step for work() (start()), 0: none
@@ -89,19 +136,73 @@ class Store:
         # writes nothing otherwise: until then a listing of the root misses the name after the
         # one moved, as settings.json after match/ moved into hist/.)
         _mkdir(self.hist)
+        self.kept = None  # where resume() or keep() put a match that could not be read
 
     # ------------------------------------------------------------ the match
 
     def resume(self):
-        """The journal of the match being played (opened: recovered to its last good record),
-        or None on a blank filesystem or an empty journal."""
-        if not _exists(self.cur):
+        """The journal of the match being played (opened: recovered as far as it reads), or None
+        on a blank filesystem or an empty journal. Never raises: a match/ that can't be opened
+        at all is kept (keep()), and `kept` names where it went (else None)."""
+        self.kept = None
+        try:
+            os.stat(self.cur)
+        except OSError:
             return None
-        j = Journal(self.cur).open()
-        if j.head < 0 and not j.moved:
+        j = None
+        try:
+            j = Journal(self.cur).open()  # (a file there: listing it fails)
+            if j.head >= 0:
+                return j
             j.close()
+            if j.moved or getattr(j, "lost", 0):  # files there, and no record read
+                self.keep("no record readable")
             return None
-        return j
+        except Exception as e:  # noqa: BLE001 - Damaged, OSError, MemoryError...: none resets
+            if j is not None:
+                try:
+                    j.close()
+                except Exception:  # noqa: BLE001
+                    pass
+            self.keep(type(e).__name__ + ": " + str(e))
+            return None
+
+    def keep(self, why):
+        """The match being played, as it is, out of the way of a new one: a folder goes to the
+        archive as a damaged match (hist/<n> with a file "damaged" holding why), anything else
+        (or if that fails) is renamed aside (match.bad). Sets and returns `kept`: its name
+        under the root, or None (nothing there, or nothing could be renamed)."""
+        self.kept = None
+        try:
+            folder = os.stat(self.cur)[0] & 0x4000
+        except OSError:
+            return None
+        if folder:
+            try:
+                _mkdir(self.hist)
+                nums = self.archived()
+                name = "hist/%d" % (nums[-1] + 1 if nums else 1)
+                os.rename(self.cur, self._at(name))
+                self.kept = name
+                with open(self._at(name) + "/damaged", "w") as f:
+                    f.write(why[:200])
+            except Exception:  # noqa: BLE001 - a file /hist, a full flash: beside it, then
+                pass
+        if self.kept is None:
+            self.kept = self._aside("match")
+        return self.kept
+
+    def _at(self, name):
+        return self.root + "/" + name if self.root else name
+
+    def _aside(self, name):
+        # Rename name (under the root) to the first free of name.bad, name.bad2, ...: that new
+        # name, or None if the rename failed.
+        try:
+            bad = _aside(self._at(name))
+        except OSError:
+            return None
+        return bad[len(self.root) + 1:] if self.root else bad
 
     def fresh(self, old=None, keep=None):
         """An empty journal for a new match. The one there goes to the archive if it holds more
@@ -110,8 +211,8 @@ class Store:
         if old is not None:
             old.close()
         self._clear()
-        self.keep = _MIN if keep is None else keep
-        self.due = self.keep > 0 or self.left < 0
+        self.keepn = _MIN if keep is None else keep
+        self.due = self.keepn > 0 or self.left < 0
         return Journal(self.cur)
 
     def start(self, settings, keep=None):
@@ -120,7 +221,7 @@ class Store:
         event), saves the settings, and prunes (keep: as fresh()'s). A record the log is to take
         before that has these steps done first, up to the journal: what a screen shows is on
         flash. A file where match/ or hist/ goes is moved aside at once (said: moved)."""
-        self.keep = _MIN if keep is None else keep
+        self.keepn = _MIN if keep is None else keep
         self.cfg = settings
         self.log = _Soon(self)
         self.step = 1
@@ -136,7 +237,9 @@ class Store:
             self._step()
 
     def _step(self):
+        # Start's next step; returns a message key for the screen, or None.
         k = self.step
+        said = None
         try:
             if k == 1:
                 self._clear()
@@ -144,14 +247,15 @@ class Store:
                 self.new = Journal(self.cur)
             elif k == 3:
                 self.log.take(self.new)
-            else:
-                self.save_settings(self.cfg)
+            elif not self.save_settings(self.cfg):
+                said = "cfg_not_saved"  # (the event counted: only the settings file failed)
         except OSError:  # the match there stays as it is; the new one goes on in RAM
-            self.step = self.keep = 0
+            self.step = self.keepn = 0
             self.due = False
             raise
         self.step = k + 1 if k < 4 else 0
-        self.due = self.step or self.keep > 0 or self.left < 0
+        self.due = self.step or self.keepn > 0 or self.left < 0
+        return said
 
     def _clear(self):
         # match/ archived if it holds more than the new event, else removed; a file moved aside.
@@ -210,12 +314,13 @@ class Store:
         blocks it frees counted), or the next one to go chosen (renamed hist/d<n>: out of the
         archive at once). The oldest go while more than _KEEP are kept, or while less than _FREE
         percent is free and more than keep are kept (the newest always stays). Start's steps
-        (start()) come first; an OSError (the flash failed) is raised, and ends the work."""
+        (start()) come first; an OSError (the flash failed) is raised, and ends the work.
+        Returns a message key for the screen ("cfg_not_saved") or None."""
         if self.step:
             return self._step()
         if self.left < 0:
             self.measure()
-            self.due = self.keep > 0
+            self.due = self.keepn > 0
             return
         h = self.hist
         try:
@@ -226,17 +331,17 @@ class Store:
                     return
             nums = sorted(_ints(names, ""))
             n = len(nums)
-            if n > _KEEP or n > max(self.keep, 1) and self.left * 100 < _FREE * self.blocks:
+            if n > _KEEP or n > max(self.keepn, 1) and self.left * 100 < _FREE * self.blocks:
                 os.rename("%s/%d" % (h, nums[0]), "%s/d%d" % (h, nums[0]))
                 return
         except OSError:
             pass
-        self.keep = 0
+        self.keepn = 0
         self.due = False
 
     def prune(self, keep=_MIN):
         # All of work()'s steps at once, from a new measure (tests, host tools).
-        self.keep = keep
+        self.keepn = keep
         self.look()
         while self.due:
             self.work()
@@ -255,24 +360,71 @@ class Store:
 
     def load_settings(self):
         """(settings, problem): problem is None, or names what was wrong (then defaults);
-        (None, None) when there are none yet (the board profile's choices stand)."""
+        (None, None) when there are none yet (the board profile's choices stand). Never raises:
+        a file over _CFG_MAX bytes, not UTF-8 or not JSON gives the defaults and "settings"; a
+        folder of that name is renamed aside first (saving then works)."""
+        p = self.settings_path
         try:
-            with open(self.settings_path) as f:
-                data = json.loads(f.read())
+            st = os.stat(p)
         except OSError:
             return None, None
-        except ValueError:
+        try:
+            if st[0] & 0x4000:
+                self._aside("settings.json")
+                raise ValueError
+            if st[6] > _CFG_MAX:
+                raise ValueError
+            with open(p, "rb") as f:
+                data = f.read(_CFG_MAX + 1)
+            if len(data) > _CFG_MAX or not utf8(data):
+                raise ValueError
+            return validate(json.loads(data.decode()))
+        except Exception:  # noqa: BLE001 - ValueError, OSError, MemoryError: the defaults
             return defaults(), "settings"
-        return validate(data)
 
     def save_settings(self, settings):
-        # Written whole to a new name, then renamed over the old file (atomic on littlefs).
+        """Written whole to a new name, then renamed over the old file (atomic on littlefs).
+        True if saved; False if the flash would not take it (never raises: the match's event
+        was saved before, and counts)."""
         data = {}
         for key, _, _ in SETTINGS:
             data[key] = settings.get(key)
-        with open(self.settings_path + ".new", "w") as f:
-            f.write(json.dumps(data))
-        os.rename(self.settings_path + ".new", self.settings_path)
+        try:
+            with open(self.settings_path + ".new", "w") as f:
+                f.write(json.dumps(data))
+            os.rename(self.settings_path + ".new", self.settings_path)
+            return True
+        except Exception:  # noqa: BLE001
+            return False
+
+    # ------------------------------------------------------------ safe mode
+
+    def booting(self):
+        """What the last boot left in `booting` if it never ran healthy: the name of the fault
+        it met ("" if none was named), else None. Then marks this boot (an empty file)."""
+        got = None
+        try:
+            with open(self._at("booting"), "rb") as f:
+                got = "".join([chr(c) for c in f.read(60) if 32 <= c < 127])
+        except Exception:  # noqa: BLE001 - none: the last boot ran healthy (or a blank flash)
+            pass
+        self.fault("")
+        return got
+
+    def fault(self, name):
+        # The fault this boot met, in `booting` (while it is not yet healthy).
+        try:
+            with open(self._at("booting"), "w") as f:
+                f.write(name[:60])
+        except Exception:  # noqa: BLE001 - a full flash: no safe mode, nothing worse
+            pass
+
+    def healthy(self):
+        # This boot ran healthy: the mark goes.
+        try:
+            os.remove(self._at("booting"))
+        except OSError:
+            pass
 
     # ------------------------------------------------------------ player names
 

@@ -355,12 +355,14 @@ class Controller:
             unload("setup")  # its code is not needed until the next new match
 
     def _save_settings(self):
-        # The settings (and the language) to settings.json, where there is a store.
+        # The settings (and the language) to settings.json, where there is a store; a flash
+        # that won't take them says so (what was played is saved, in the journal).
         if self.store is not None:
             c = dict(self.cfg)
             c["lang"] = self.lang
             self.store.cfg = c  # (what Start's step saves, if it is still to come)
-            self.store.save_settings(c)
+            if not self.store.save_settings(c):
+                self.msg = ["cfg_not_saved"]
 
     def _new_match(self):
         # Back to the new-match screen with the same settings (the menu's "New match", confirmed).
@@ -387,6 +389,7 @@ class Controller:
 
     def _other_lang(self):
         self.lang = "tr" if self.lang == "en" else "en"
+        self._save_settings()
 
     def _bright(self, d):
         # The wall panel's brightness one step up or down (1-15), kept in the settings at once.

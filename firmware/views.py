@@ -243,17 +243,52 @@ def _message(model, w):
     if msg[0] == "refused" and len(msg) >= 3:
         lines, compact = _refusal(model, msg, w)
         return (lines, compact, 1)
+    if isinstance(msg[0], list):  # several (at boot): each in turn
+        texts = [_msg_text(model, m) for m in msg]
+        lines = []
+        for t in texts:
+            lines.extend(wrap(t, w))
+        return (lines, " ".join(texts), 0)
+    text = _msg_text(model, msg)
+    short = text
+    if msg[0] == "resumed" and msg[3]:  # one row's form: "Res12-2: Can Made 3"
+        n = str(msg[1]) + ("" if not msg[2] else "-?" if msg[2] < 0 else "-" + str(msg[2]))
+        short = _tx(model, "m_res_s", n, _action(model, msg[3]))
+    return (wrap(text, w), short, 0)
+
+
+def _msg_text(model, msg):
     args = list(msg[1:])
-    if msg[0] == "not_yours" and args:
+    k = msg[0]
+    if k == "resumed":  # [events, lost (-1: unknown), last action or None]
+        text = _tx(model, "m_resumed", args[0])
+        if args[1]:
+            text += ", " + (_tx(model, "m_lost_q") if args[1] < 0 else
+                            _tx(model, "m_lost", args[1]))
+        if args[2]:
+            text += ", " + _tx(model, "m_last", _action(model, args[2]))
+        return text
+    if k == "not_yours" and args:
         args[0] = _name(model, args[0])
-    elif msg[0] == "undone_x":
+    elif k == "undone_x":
         args[0] = _tx(model, args[0])  # the action undone, in words
-    text = _tx(model, "m_" + msg[0])
+    text = _tx(model, "m_" + k)
     try:
         text = text.format(*args)
     except (IndexError, KeyError):
         pass
-    return (wrap(text, w), text, 0)
+    return text
+
+
+def _action(model, last):
+    # An action in words, [who, text key, what] (app._last): "Can Made 3", "Deniz Foul G3".
+    who, key, what = last
+    if key == "breaks":
+        return _tx(model, key, _name(model, who))
+    t = _tx(model, key)
+    if who is not None:
+        t = _name(model, who) + " " + t
+    return t + " " + what if what else t
 
 
 def _note_lines(model, w):
@@ -632,8 +667,13 @@ def _list_screen(model, w, h):
         lines.append(title)
         inv.append(0)
     last = []
+    m = _message(model, w)
     if f:
         last = [_tx(model, "stuck" if f[0] == "stuck" else "chatter", f[1])]
+    elif m:  # (at boot: a bad setting, a match kept aside; after a key: its answer)
+        # half the OLED, all but the title of a 20x4 LCD, all of a 16x2: till the next key
+        k = h // 2 if h >= 8 else h - len(lines)
+        last = m[0][:k]
     elif h >= 8 and model.get("hints"):
         last = _hint_lines(model, w)[:2]  # how to change and confirm, then move and back
     n = h - len(lines) - len(last)

@@ -16,6 +16,26 @@ def _dmark(model, st, i):
     return "_" if st["players"][i]["fouls"] else " "
 
 
+def _dmsg(msg):
+    # What boot said, in 8 characters (until the next key): "SAFE" safe mode, "JrnL bAd" a
+    # match kept aside, "bAd  SEt" a bad setting, "r   78" resumed 78 events ("r  76L 2": 2
+    # lost, "L--" an unknown loss); the first of several. Other messages: None.
+    if not msg:
+        return None
+    for m in msg if isinstance(msg[0], list) else (msg,):
+        k = m[0]
+        if k == "safe":
+            return "SAFE    "
+        if k == "kept":
+            return "JrnL bAd"
+        if k == "bad_settings":
+            return "bAd  SEt"
+        if k == "resumed":
+            lost = "" if not m[2] else ("L--" if m[2] < 0 else "L" + views.field(m[2], 2))
+            return "r" + views.field(m[1], 4) + lost
+    return None
+
+
 def digits(model):
     """8 characters for a MAX7219 module, mirrored for the two players: A's status position, A's
     score, B's score, B's status position ("= 57.  3 " 14.1; " 3.-- 2H" racks with "--"
@@ -25,6 +45,9 @@ def digits(model):
     f = model.get("fault")
     if f:
         return "Err " + views.field(str(f[1])[-4:], 4)
+    m = _dmsg(model.get("msg"))
+    if m:
+        return m
     mode = model.get("mode")
     if mode == "full":  # the flash is short of room: the row the cursor is on (delete, or go)
         return "FULL  Go" if model.get("cursor") else "FULL dEL"

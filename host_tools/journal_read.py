@@ -153,6 +153,10 @@ def read_journal(folder, name=None):
     if not os.path.isdir(folder):
         raise NotARecord("%s: no such folder" % folder)
     files = []
+    why = fj._read(os.path.join(folder, "damaged"))  # (firmware.store.Store.keep)
+    if why is not None:
+        out.notes.append("the board could not resume this match and kept it aside: %s"
+                         % why.decode("utf-8", "replace"))
     packs = _numbers(folder, "p")
     for n in packs:
         files += range(n * _F, n * _F + _F)

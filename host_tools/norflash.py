@@ -240,8 +240,10 @@ class File:
             data = data.encode()
         return self.shim.call(lfs.file_write, self.fh, bytes(data))
 
-    def read(self):
+    def read(self, n=-1):
         size = self.shim.call(lfs.file_size, self.fh) - self.shim.call(lfs.file_tell, self.fh)
+        if 0 <= n < size:
+            size = n
         data = self.shim.call(lfs.file_read, self.fh, size)
         return data if self.binary else data.decode()
 

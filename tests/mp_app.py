@@ -6,7 +6,9 @@
 #   LANG, GAME, ERROR_MS, STORE, CMD ...]) (see main()); KIND oled|sh1106|lcd20|lcd16|digits,
 #   LAYOUT keypad|buttons, STORE lfs|-; each CMD: "keys K K ..." (press and release each,
 #   "long:K" held 1 s), "run MS", "state" (prints "S <state JSON>"), "mark" (prints "M"),
-#   "boom" (the controller's next key raises). With STORE lfs the flash is the file flash.bin
+#   "boom" (the controller's next key raises), "damage WHAT" (on the flash: "matchfile" /match
+#   made a file, "bigcfg" a valid 100 KB settings.json, a path under /flash: its byte 10
+#   flipped). With STORE lfs the flash is the file flash.bin
 #   of the run's directory: a second run on the same file is the board after a power cut.
 # Output lines: "I addr n hex" an I2C write, "W 0 n hex" an SPI write (n bytes: the hex may run
 # on past them), "C level" chip select,
@@ -199,9 +201,33 @@ class Board:
                 raise RuntimeError("boom")
 
             r.app.ctl.key = boom
+        elif op == "damage":
+            _damage(arg)
         else:
             raise ValueError("mp_app: unknown command " + cmd)
         print("R", r.restarts, r.error, self.healthy, self.feeds)
+
+
+def _damage(what):
+    from firmware.store import remove_tree
+
+    r = "/flash/"
+    if what == "matchfile":
+        remove_tree(r + "match")
+        with open(r + "match", "wb") as f:
+            f.write(b"not a folder")
+    elif what == "bigcfg":
+        with open(r + "settings.json", "wb") as f:
+            f.write(b'{"p1": "')
+            for _ in range(100):
+                f.write(b"x" * 1024)
+            f.write(b'"}')
+    else:
+        with open(r + what, "rb") as f:
+            b = bytearray(f.read())
+        b[10] ^= 4
+        with open(r + what, "wb") as f:
+            f.write(b)
 
 
 def main():

@@ -147,3 +147,26 @@ def test_a_power_cut_mid_match_resumes_it_on_the_same_flash():
     assert any("Resumed" in row for row in b.screens[0]), b.screens[0]
     assert b.screens[0][:2] == a.screens[-1][:2]  # the same scores on screen
     _check_long(b, ctl)
+
+
+def test_boot_on_damaged_flash_comes_up_with_a_screen():
+    # On littlefs in the board-like VM: /match made a file, a valid 100 KB settings.json, a
+    # flipped byte in a record file; the board boots (the next run on the same flash) to a
+    # screen saying what it found, and never fails.
+    keys = "2 5 1 " + "A B " * 14
+    a = Run("oled", "keypad", "en", "14.1", ["run 20", "keys " + keys, "state", "mark"],
+            heap=HEAP_LFS, store="lfs")
+    assert a.res.fits and a.flash
+    for what, says in (("match/e0/6", ("Resumed", "Unreadable match")),
+                       ("bigcfg", ("Bad setting: settings",)),
+                       ("matchfile", ("Unreadable match",))):
+        d = Run("oled", "keypad", "en", "14.1", ["run 20", "damage " + what, "mark"],
+                heap=HEAP_LFS, store="lfs", flash=a.flash)
+        assert d.res.fits, d.res.stderr[-2000:]
+        b = Run("oled", "keypad", "en", "14.1", ["run 100", "mark", "keys 5", "mark"],
+                heap=HEAP_LFS, store="lfs", flash=d.flash)
+        assert b.res.fits, b.res.stderr[-2000:]
+        shown = " ".join(b.screens[0])
+        assert any(s in shown for s in says), (what, b.screens[0])
+        restarts, error, healthy, feeds = b.status[-1]
+        assert (restarts, error) == (0, "None") and feeds == healthy > 0, (what, b.status)

@@ -131,7 +131,7 @@ def test_a_flash_short_of_room_asks_before_anything_goes():
         _keys(ctl, "5 8")
         assert views.render(ctl.model(), "digits") == "FULL  Go"
         ctl.key("press", "5")  # Start, keep all
-        assert ctl.mode == "lag" and st.keep == 0
+        assert ctl.mode == "lag" and st.keepn == 0
         while st.due:
             st.work()
         kept = _lengths(st)
