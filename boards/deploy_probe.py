@@ -1,6 +1,8 @@
 # Run on the board by host_tools/deploy.py (`mpremote run`), never copied to it: prints one line
 # "DEPLOY-PROBE {json}" saying what the board is (implementation, .mpy format, machine, free
-# flash, the deploy manifest /deploy.json and the size of each file it lists, the hold flag).
+# flash, the deploy manifest /deploy.json and the size of each file it lists, the hold flag,
+# and "tree": every file (with its size) and folder (size -1) at / and under /firmware, /boards
+# and /lib, the project's folders, where a deploy removes what it does not install).
 # If a watchdog is running (an rp2 whose app was stopped by the deploy's Ctrl-C; a main.py from
 # before the /deploy.flag hold), a timer feeds it while the deploy talks to the REPL.
 import json
@@ -31,6 +33,29 @@ if isinstance(_info["manifest"], dict):
         except OSError:
             _sizes[_p] = -1
 _info["sizes"] = _sizes
+_tree = {}
+
+
+def _walk(p, deep):
+    try:
+        names = os.listdir(p)
+    except OSError:
+        return
+    for n in names:
+        q = p.rstrip("/") + "/" + n
+        try:
+            st = os.stat(q)
+        except OSError:
+            continue
+        if not st[0] & 0x4000:
+            _tree[q[1:]] = st[6]
+        elif deep or n in ("firmware", "boards", "lib"):
+            _tree[q[1:]] = -1
+            _walk(q, True)
+
+
+_walk("/", False)
+_info["tree"] = _tree
 try:
     os.stat("/deploy.flag")
     _info["held"] = True
