@@ -56,7 +56,7 @@ PROBE = ROOT / "boards" / "deploy_probe.py"
 MACHINES = {"pico": ("RP2040", "RP2350"), "esp32_devkit": ("ESP32",)}
 MARGIN_BLOCKS = 4  # flash blocks kept free beyond what the files take (littlefs metadata)
 QUIET_S = 10.0  # mpremote silent this long: the board has stopped answering (a step fails)
-READY_S = 15.0  # a board's reset: back at its REPL within this (a Pico takes 1-2 s)
+READY_S = 30.0  # a board reset by the deploy answers again within this (a Pico: 1-2 s)
 
 
 class DeployError(Exception):
@@ -294,7 +294,7 @@ def stale(tree: dict[str, int], files: dict[str, Path] | dict[str, int],
             out.append(p)
     dirs = [d for d, size in tree.items() if size < 0 and (d + "/").startswith(OWN)
             and not any(f.startswith(d + "/") for f in files)]
-    return out, sorted(dirs, key=lambda d: -d.count("/"))
+    return out, sorted(dirs, key=lambda d: (-d.count("/"), d))
 
 
 def plan(info: dict, files: dict[str, Path]) -> tuple[list[str], list[str], dict]:
