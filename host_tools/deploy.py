@@ -27,8 +27,8 @@ A deploy, with the real `mpremote`, one command line each:
      the archive, the settings and any other file of the user's stay), write the new manifest,
      delete the flag, reset. The manifest first loses the entries being replaced, so a deploy
      cut short copies them again next time; the board held by the flag says so on its display.
-Each mpremote step fails once the board says nothing for QUIET_S (a board cut off mid-copy is
-reported within 15 s), with what to do.
+The copy fails once mpremote says nothing for QUIET_S (a board cut off mid-copy is reported
+within 15 s, not at the end of the copy's whole time), with what to do.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ PROBE = ROOT / "boards" / "deploy_probe.py"
 # What `sys.implementation._machine` says on each kind of board a profile is for.
 MACHINES = {"pico": ("RP2040", "RP2350"), "esp32_devkit": ("ESP32",)}
 MARGIN_BLOCKS = 4  # flash blocks kept free beyond what the files take (littlefs metadata)
-QUIET_S = 10.0  # mpremote silent this long: the board has stopped answering (a step fails)
+QUIET_S = 10.0  # mpremote silent this long while copying: the board has stopped answering
 READY_S = 30.0  # a board reset by the deploy answers again within this (a Pico: 1-2 s)
 
 
@@ -171,11 +171,11 @@ class Board:
 
     def mpremote(self, args: list[str], timeout: float, resume: bool = True,
                  quiet: float | None = None) -> subprocess.CompletedProcess:
-        """mpremote with args; fails when it says nothing for `quiet` seconds (QUIET_S; it
-        prints a line as each cp or rm starts, so a board that stopped answering mid-copy is
-        found then, not at the end of the whole copy's time) or runs longer than timeout."""
+        """mpremote with args; fails when it runs longer than timeout, or says nothing for
+        `quiet` seconds (the copy: it prints a line as each cp or rm starts, so a board that
+        stopped answering mid-copy is found then, not at the end of the whole copy's time)."""
         cmd = [mpremote_exe(), "connect", self.port] + (["resume"] if resume else []) + args
-        quiet = min(QUIET_S if quiet is None else quiet, timeout)
+        quiet = timeout if quiet is None else min(quiet, timeout)
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              stdin=subprocess.DEVNULL, env=dict(os.environ, PYTHONUNBUFFERED="1"))
         assert p.stdout is not None and p.stderr is not None
@@ -384,7 +384,9 @@ def deploy(port: str, board: str = "pico", tree: Path | None = None, options: di
     with tempfile.TemporaryDirectory() as tmp:
         mpath = Path(tmp) / MANIFEST
         mpath.write_text(json.dumps(manifest, sort_keys=True, separators=(",", ":")))
-        prep = ("import os\n"
+        # (it prints first: the step's silence is then counted from when the board ran it)
+        prep = ("print('deploy: preparing')\n"
+                "import os\n"
                 "for d in %r:\n"
                 "    try:\n"
                 "        os.mkdir('/' + d)\n"
@@ -407,7 +409,7 @@ def deploy(port: str, board: str = "pico", tree: Path | None = None, options: di
                  "+", "reset"]
         t_copy = time.monotonic()
         try:
-            b.mpremote(args, timeout=60 + nbytes / 2000)
+            b.mpremote(args, timeout=60 + nbytes / 2000, quiet=QUIET_S)
         except DeployError as e:
             raise DeployError("the copy did not finish: %s. The board stays held by /%s (its "
                               "display says a deploy is unfinished): run the deploy again to "
