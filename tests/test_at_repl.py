@@ -7,6 +7,7 @@
 import runpy
 import sys
 import types
+from typing import Any
 
 import pytest
 from apprig import FakeWdt
@@ -20,8 +21,8 @@ KINDS = ("oled", "sh1106", "lcd20", "lcd16", "digits", "neopixel", "matrix")
 COLS = {"oled": 16, "sh1106": 16, "lcd20": 20, "lcd16": 16}
 
 
-def _shown(board):
-    d = decoder(board.kind)
+def _shown(board) -> Any:
+    d: Any = decoder(board.kind)
     d.feed(board.bus.records if board.kind != "neopixel" else board.bus.writes)
     return screen_text(board.kind, d)
 
@@ -46,10 +47,6 @@ def _play_until_ctrl_c(board, passes, lang=None):
 
     with pytest.raises(KeyboardInterrupt):
         app.run(board.hw, lambda: t[0], sleep_ms, lang=lang)
-
-
-def _records(board):
-    return board.bus.writes if board.kind == "neopixel" else board.bus.records
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -112,12 +109,14 @@ def test_the_repl_screen_is_in_the_language_on_screen():
 def test_wall_panel_beside_the_display_shows_no_score():
     board = FakeBoard("oled", "keypad", "en", FakeWdt(), wall="neopixel")
     _play_until_ctrl_c(board, 200)
-    d = decoder("neopixel")
-    d.feed(board.wall_dev.writes)
+    d: Any = decoder("neopixel")
+    dev: Any = board.wall_dev
+    d.feed(dev.writes)
     fresh = FakeBoard("neopixel", "keypad", "en", FakeWdt())
     app.Runner(fresh.hw).tick(0)  # the new-match screen: no score
-    f = decoder("neopixel")
-    f.feed(fresh.bus.writes)
+    f: Any = decoder("neopixel")
+    bus: Any = fresh.bus
+    f.feed(bus.writes)
     assert d.rows() == f.rows()
 
 
@@ -126,7 +125,7 @@ def test_wall_panel_beside_the_display_shows_no_score():
 
 @pytest.fixture
 def machine(monkeypatch, tmp_path):
-    fake = _Machine()
+    fake: Any = _Machine()
     fake.timers = []
     fake.mem = {0x40058000: (1 << 30) | (7 << 24) | 12345}
 
@@ -153,7 +152,7 @@ def machine(monkeypatch, tmp_path):
     return fake
 
 
-def _run_main():
+def _run_main() -> Any:
     return runpy.run_path(str(ROOT / "boards" / "main.py"))
 
 
@@ -220,4 +219,4 @@ def test_held_screens_fit_every_display():
                 r = notice.screen("oled" if kind == "sh1106" else kind, what, lang)
                 lines = r[0] if isinstance(r, tuple) else r
                 assert all(len(s) <= cols for s in lines), (what, lang, kind, lines)
-            assert len(notice.screen("digits", what, lang).replace(".", "")) <= 8
+            assert len(str(notice.screen("digits", what, lang)).replace(".", "")) <= 8
