@@ -55,7 +55,7 @@ PROBE = ROOT / "boards" / "deploy_probe.py"
 # What `sys.implementation._machine` says on each kind of board a profile is for.
 MACHINES = {"pico": ("RP2040", "RP2350"), "esp32_devkit": ("ESP32",)}
 MARGIN_BLOCKS = 4  # flash blocks kept free beyond what the files take (littlefs metadata)
-QUIET_S = 10.0  # mpremote silent this long while copying: the board has stopped answering
+QUIET_S = 8.0  # mpremote silent this long while copying: the board has stopped answering
 READY_S = 30.0  # a board reset by the deploy answers again within this (a Pico: 1-2 s)
 
 
