@@ -44,7 +44,6 @@ def _walk(p, deep):
             _walk(q, True)
 
 
-print("DEPLOY-PROBE-WALK")  # a line now: the deploy sees the board answer before the walk
 _walk("/", False)
 _info["tree"] = _tree
 _sizes = {}

@@ -331,9 +331,8 @@ def check_space(info: dict, files: dict[str, Path], copy: list[str], remove: lis
     bsize = int(info.get("bsize") or 4096)
     if "bfree" not in info:
         return
-    sizes = info.get("sizes", {})
+    sizes = dict(info.get("sizes", {}), **info.get("tree", {}))
     need = sum(_blocks(files[p].stat().st_size, bsize) for p in copy) + 1 + MARGIN_BLOCKS
-    sizes = dict(sizes, **info.get("tree", {}))
     freed = sum(_blocks(max(sizes.get(p, 0), 0), bsize) for p in copy + remove)
     have = int(info["bfree"]) + freed
     if need > have:
