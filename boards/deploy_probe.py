@@ -1,6 +1,9 @@
 # Run on the board by host_tools/deploy.py (`mpremote run`), never copied to it: prints one line
 # "DEPLOY-PROBE {json}" saying what the board is (implementation, .mpy format, machine, free
-# flash, the deploy manifest /deploy.json and the size of each file it lists, the hold flag).
+# flash, the deploy manifest /deploy.json and the size of each file it lists (-1: missing), the
+# hold flag, and "tree": every file (with its size) and folder (size -1) at / and under
+# /firmware, /boards and /lib, the project's folders, where a deploy removes what it does not
+# install).
 # If a watchdog is running (an rp2 whose app was stopped by the deploy's Ctrl-C; a main.py from
 # before the /deploy.flag hold), a timer feeds it while the deploy talks to the REPL.
 import json
@@ -23,13 +26,30 @@ try:
         _info["manifest"] = json.loads(_f.read())
 except (OSError, ValueError):
     _info["manifest"] = None
+_tree = {}
+
+
+def _walk(p, deep):
+    # os.ilistdir gives each entry's type and size without a stat of its own.
+    try:
+        entries = list(os.ilistdir(p))
+    except OSError:
+        return
+    for e in entries:
+        q = p.rstrip("/") + "/" + e[0]
+        if e[1] != 0x4000:
+            _tree[q[1:]] = e[3] if len(e) > 3 else os.stat(q)[6]
+        elif deep or e[0] in ("firmware", "boards", "lib"):
+            _tree[q[1:]] = -1
+            _walk(q, True)
+
+
+_walk("/", False)
+_info["tree"] = _tree
 _sizes = {}
 if isinstance(_info["manifest"], dict):
     for _p in _info["manifest"].get("files", {}):
-        try:
-            _sizes[_p] = os.stat("/" + _p)[6]
-        except OSError:
-            _sizes[_p] = -1
+        _sizes[_p] = _tree.get(_p, -1)
 _info["sizes"] = _sizes
 try:
     os.stat("/deploy.flag")

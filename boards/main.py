@@ -5,7 +5,11 @@
 # /deploy.flag (made by `make deploy`, host_tools/deploy.py): the board stays at the REPL and
 # starts neither the app nor its watchdog, so the deploy can copy files at leisure; the deploy
 # deletes the flag when every file is there, then resets the board. A deploy cut short leaves
-# the flag: the board waits for the next deploy instead of running half-copied firmware.
+# the flag: the board waits for the next deploy instead of running half-copied firmware, and its
+# display says so (firmware.notice).
+# Ctrl-C (mpremote exec, fs, mip, repl): the app says on its display that the board is at the
+# REPL; hold() keeps the watchdog from resetting it there, also across the soft reset mpremote
+# makes; machine.reset() or Ctrl-D at the REPL starts the scoreboard again, resumed.
 import os
 import sys
 import time
@@ -36,17 +40,44 @@ def main():
 
     boot.load(boot.APP)  # the app's modules one at a time, a collection after each
     unload("boot")
-    hw = mod.build(prof)
+    hw = None
+    try:
+        hw = mod.build(prof)
+        import machine
+
+        # a watchdog reset: the last boot may have failed (safe mode, firmware.app.Runner)
+        rc = getattr(machine, "reset_cause", None)
+        hw.wdt_reset = rc is not None and rc() == getattr(machine, "WDT_RESET", 3)
+        from firmware import app
+        from firmware.store import Store
+
+        # The match is kept on the board's flash (littlefs) and resumed after a power cut.
+        app.run(hw, time.ticks_ms, time.sleep_ms, game=prof.get("game", "14.1"), store=Store(""))
+    except KeyboardInterrupt:
+        hold(hw)
+        print("main.py: at the REPL; the match is kept (Ctrl-D or machine.reset(): the "
+              "scoreboard again)")
+
+
+_WATCHDOG = {"RP2040": 0x40058000, "RP2350": 0x400D8000}  # WATCHDOG CTRL's address
+_feeder = None
+
+
+def hold(hw):
+    # The watchdog must not reset a board at the REPL. On an RP2040 or RP2350 it is paused (CTRL
+    # ENABLE off, the debug-pause bits kept; the app's machine.WDT() enables it again): a soft
+    # reset, which ends every Timer, leaves it paused. Elsewhere a timer feeds it.
     import machine
 
-    # a watchdog reset: the last boot may have failed (safe mode, firmware.app.Runner)
-    rc = getattr(machine, "reset_cause", None)
-    hw.wdt_reset = rc is not None and rc() == getattr(machine, "WDT_RESET", 3)
-    from firmware import app
-    from firmware.store import Store
-
-    # The match is kept on the board's flash (littlefs) and resumed after a power cut.
-    app.run(hw, time.ticks_ms, time.sleep_ms, game=prof.get("game", "14.1"), store=Store(""))
+    global _feeder
+    for chip in _WATCHDOG:
+        if chip in getattr(sys.implementation, "_machine", ""):
+            a = _WATCHDOG[chip]
+            machine.mem32[a] = machine.mem32[a] & 0x07000000
+            return
+    wdt = hw and hw.wdt
+    if wdt:
+        _feeder = machine.Timer(0, period=1000, callback=lambda t: wdt.feed())
 
 
 def failed(e):
@@ -71,6 +102,23 @@ def held():
         return False
     print("main.py: /deploy.flag: a deploy is copying files; the app is not started "
           "(make deploy finishes it; or delete /deploy.flag and reset)")
+    try:  # the display says so, in the settings' language: no watchdog, no app
+        mod, prof = profile()
+        prof["wdt_ms"] = 0
+        lang = prof["lang"]
+        try:
+            import json
+
+            with open("settings.json") as f:
+                lang = json.load(f).get("lang", lang)
+        except Exception:  # noqa: BLE001 - no settings (or none readable): the profile's
+            pass
+        hw = mod.build(prof)
+        from firmware import notice
+
+        notice.show(hw, "held", lang)
+    except Exception as e:  # noqa: BLE001 - a half-copied firmware may not build a display
+        print("main.py: no display:", repr(e))
     return True
 
 

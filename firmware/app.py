@@ -386,14 +386,31 @@ def run(hw, ticks_ms, sleep_ms, lang=None, game="14.1", period_ms=_PERIOD_MS, ti
     # tests). store: a firmware.store.Store, where the match is kept and resumed from.
     # A pass every period_ms: the sleep is what the pass left of it (key contacts are sampled
     # at an even rate, and a key acts one period after its first sample saw it).
-    r = Runner(hw, lang=lang, game=game, store=store)
-    n = 0
-    while True:
-        t = ticks_ms()
-        r.tick(t)
-        d = period_ms - ticks_diff(ticks_ms(), t)
-        sleep_ms(d if d > 0 else 0)
-        if ticks:
-            n += 1
-            if n >= ticks:
-                return r
+    # A Ctrl-C (mpremote, a terminal) hands the board to the REPL: the display says so in the
+    # language on screen (firmware.notice), and the KeyboardInterrupt goes on to boards/main.py,
+    # which keeps the watchdog from resetting the board there. The match is on flash as it was.
+    r = None
+    try:
+        r = Runner(hw, lang=lang, game=game, store=store)
+        n = 0
+        while True:
+            t = ticks_ms()
+            r.tick(t)
+            d = period_ms - ticks_diff(ticks_ms(), t)
+            sleep_ms(d if d > 0 else 0)
+            if ticks:
+                n += 1
+                if n >= ticks:
+                    return r
+    except KeyboardInterrupt:
+        lg = lang or hw.lang
+        try:
+            lg = r.app.ctl.lang  # type: ignore[union-attr]
+        except AttributeError:
+            pass
+        r = None
+        gc.collect()
+        from firmware import notice
+
+        notice.show(hw, "repl", lg)
+        raise

@@ -16,17 +16,22 @@ firmware/lib/*.py compiled into lib/ (a board's /lib), and boards/main.py as it 
 
 A deploy, with the real `mpremote`, one command line each:
   1. probe (boards/deploy_probe.py): the implementation, its .mpy format, free flash, the
-     manifest the last deploy left and the size of each file it names. mpremote's Ctrl-C stops
-     the app; if its watchdog runs, the probe feeds it from a timer meanwhile.
+     manifest the last deploy left, and the files at / and under /firmware, /boards and /lib.
+     mpremote's Ctrl-C hands a running app's board to the REPL, its watchdog paused
+     (boards/main.py); a watchdog still running (older firmware) is fed from a timer meanwhile.
   2. checks (each a clear error, nothing copied): a MicroPython, a .mpy format the board loads,
      the right kind of board, room on the flash for what changed.
   3. nothing changed: reset the board (the app starts again). Else write /deploy.flag and reset:
      boards/main.py, finding the flag, stays at the REPL and starts neither the app nor its
      watchdog; wait for the REPL again.
-  4. copy only the files whose hash or size differs from the manifest, delete those the new
-     manifest drops (only files a deploy put there: the match and settings stay), write the new
-     manifest, delete the flag, reset. The manifest first loses the entries being replaced, so
-     a deploy cut short copies them again next time.
+  4. copy only the files whose hash or size differs from the manifest, remove every file of the
+     project's own that the build does not have (stale(): a .py beside its .mpy, what a
+     `mpremote mip install` or an older build left under firmware/, boards/, lib/; the match,
+     the archive, the settings and any other file of the user's stay), write the new manifest,
+     delete the flag, reset. The manifest first loses the entries being replaced, so a deploy
+     cut short copies them again next time; the board held by the flag says so on its display.
+The copy fails once mpremote says nothing for QUIET_S (a board cut off mid-copy is reported
+within 15 s, not at the end of the copy's whole time), with what to do.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ import hashlib
 import json
 import os
 import re
+import select
 import shutil
 import subprocess
 import sys
@@ -52,6 +58,8 @@ PROBE = ROOT / "boards" / "deploy_probe.py"
 # What `sys.implementation._machine` says on each kind of board a profile is for.
 MACHINES = {"pico": ("RP2040", "RP2350"), "esp32_devkit": ("ESP32",)}
 MARGIN_BLOCKS = 4  # flash blocks kept free beyond what the files take (littlefs metadata)
+QUIET_S = 8.0  # mpremote silent this long while copying: the board has stopped answering
+READY_S = 30.0  # a board reset by the deploy answers again within this (a Pico: 1-2 s)
 
 
 class DeployError(Exception):
@@ -164,15 +172,40 @@ class Board:
         self.port = port
         self.out = out
 
-    def mpremote(self, args: list[str], timeout: float, resume: bool = True):
+    def mpremote(self, args: list[str], timeout: float, resume: bool = True,
+                 quiet: float | None = None) -> subprocess.CompletedProcess:
+        """mpremote with args; fails when it runs longer than timeout, or says nothing for
+        `quiet` seconds (the copy: it prints a line as each cp or rm starts, so a board that
+        stopped answering mid-copy is found then, not at the end of the whole copy's time)."""
         cmd = [mpremote_exe(), "connect", self.port] + (["resume"] if resume else []) + args
-        try:
-            r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
-                               stdin=subprocess.DEVNULL, errors="replace")
-        except subprocess.TimeoutExpired:
-            raise DeployError("mpremote on %s gave no answer in %.0f s (%s): is the board "
-                              "running MicroPython, and is nothing else using the port?"
-                              % (self.port, timeout, " ".join(args[:2]))) from None
+        quiet = timeout if quiet is None else min(quiet, timeout)
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             stdin=subprocess.DEVNULL, env=dict(os.environ, PYTHONUNBUFFERED="1"))
+        assert p.stdout is not None and p.stderr is not None
+        got: dict[int, list[bytes]] = {p.stdout.fileno(): [], p.stderr.fileno(): []}
+        pending = list(got)
+        t0 = last = time.monotonic()
+        while pending:
+            wait = min(last + quiet, t0 + timeout) - time.monotonic()
+            if wait <= 0:
+                p.kill()
+                p.wait()
+                raise DeployError("mpremote on %s gave no answer in %.0f s (%s): is the board "
+                                  "running MicroPython, and is nothing else using the port?"
+                                  % (self.port, quiet if last + quiet < t0 + timeout else timeout,
+                                     " ".join(args[:2])))
+            for fd in select.select(pending, [], [], wait)[0]:
+                data = os.read(fd, 65536)
+                if data:
+                    got[fd].append(data)
+                    last = time.monotonic()
+                else:
+                    pending.remove(fd)
+        out, err = (b"".join(got[f.fileno()]).decode(errors="replace")
+                    for f in (p.stdout, p.stderr))
+        p.stdout.close()
+        p.stderr.close()
+        r = subprocess.CompletedProcess(cmd, p.wait(), out, err)
         if r.returncode:
             err = (r.stderr + r.stdout).strip()
             if "could not enter raw repl" in err:
@@ -193,7 +226,7 @@ class Board:
         raise DeployError("%s ran the probe but did not answer as MicroPython: %r"
                           % (self.port, r.stdout[-300:]))
 
-    def wait_ready(self, timeout: float = 30.0) -> dict:
+    def wait_ready(self, timeout: float = READY_S) -> dict:
         """After a reset: the probe once the board answers again (a USB port comes back)."""
         deadline = time.monotonic() + timeout
         time.sleep(0.5)
@@ -201,7 +234,8 @@ class Board:
         while time.monotonic() < deadline:
             if os.path.exists(self.port):
                 try:
-                    return self.probe(resume=True)
+                    return self.probe(resume=True,
+                                      timeout=max(1.0, deadline - time.monotonic()))
                 except DeployError as e:
                     last = e
             time.sleep(0.5)
@@ -238,11 +272,43 @@ def check(info: dict, board: str, fmt: str, tree_files: dict[str, Path]) -> None
                           % (board, " or ".join(kinds), info.get("machine")))
 
 
+# The project's own folders on a board: every file under them is a deploy's to replace or remove
+# (a mip install of the sources, an older build); lib/firmware and lib/boards are where
+# `mpremote mip install` without --target puts them.
+OWN = ("firmware/", "boards/", "lib/firmware/", "lib/boards/")
+
+
+def stale(tree: dict[str, int], files: dict[str, Path] | dict[str, int],
+          old_files: dict) -> tuple[list[str], list[str]]:
+    """(files, then folders, deepest first) on the board that are the project's own and that
+    this deploy does not install: anything under OWN, lib/main.py (a mip install without
+    --target), a lib module of the build's also there as .py or .mpy (lib/ssd1306.py beside
+    lib/ssd1306.mpy: MicroPython would import the .py), and what the last manifest listed.
+    Everything else on the board (match/, hist/, settings.json, a user's files and lib/
+    modules) is left alone. tree: the probe's {path: size, folder: -1}."""
+    libs = {p[4:].rsplit(".", 1)[0] for p in files if p.startswith("lib/")}
+    out = []
+    for p, size in sorted(tree.items()):
+        if size < 0 or p in files:
+            continue
+        lib = p.startswith("lib/") and p.count("/") == 1 and p.endswith((".py", ".mpy"))
+        if (p.startswith(OWN) or p in old_files or p == "lib/main.py"
+                or (lib and p[4:].rsplit(".", 1)[0] in libs)):
+            out.append(p)
+    dirs = [d for d, size in tree.items() if size < 0 and (d + "/").startswith(OWN)
+            and not any(f.startswith(d + "/") for f in files)]
+    return out, sorted(dirs, key=lambda d: (-d.count("/"), d))
+
+
 def plan(info: dict, files: dict[str, Path]) -> tuple[list[str], list[str], dict]:
-    """(paths to copy, paths to remove, new manifest) against what the board's manifest says."""
+    """(paths to copy, paths to remove, new manifest) against what the board's manifest says
+    and what it holds (the probe's tree: stale() files, then folders, end with "/")."""
     old = info.get("manifest") or {}
     old_files = old.get("files", {}) if isinstance(old, dict) else {}
-    sizes = info.get("sizes", {})
+    sizes = dict(info.get("sizes", {}))
+    tree = info.get("tree")
+    if tree is not None:
+        sizes.update(tree)
     new = {"format": 1, "files": {}}
     copy = []
     for dest, src in files.items():
@@ -252,7 +318,11 @@ def plan(info: dict, files: dict[str, Path]) -> tuple[list[str], list[str], dict
         was = old_files.get(dest)
         if not (isinstance(was, list) and was[0] == h and sizes.get(dest) == size):
             copy.append(dest)
-    remove = [p for p in old_files if p not in files]
+    if tree is None:
+        remove = [p for p in old_files if p not in files]
+    else:
+        gone, dirs = stale(tree, files, old_files)
+        remove = gone + [d + "/" for d in dirs]
     return copy, remove, new
 
 
@@ -264,7 +334,7 @@ def check_space(info: dict, files: dict[str, Path], copy: list[str], remove: lis
     bsize = int(info.get("bsize") or 4096)
     if "bfree" not in info:
         return
-    sizes = info.get("sizes", {})
+    sizes = dict(info.get("sizes", {}), **info.get("tree", {}))
     need = sum(_blocks(files[p].stat().st_size, bsize) for p in copy) + 1 + MARGIN_BLOCKS
     freed = sum(_blocks(max(sizes.get(p, 0), 0), bsize) for p in copy + remove)
     have = int(info["bfree"]) + freed
@@ -337,7 +407,9 @@ def deploy(port: str, board: str = "pico", tree: Path | None = None, options: di
     with tempfile.TemporaryDirectory() as tmp:
         mpath = Path(tmp) / MANIFEST
         mpath.write_text(json.dumps(manifest, sort_keys=True, separators=(",", ":")))
-        prep = ("import os\n"
+        # (it prints first: the step's silence is then counted from when the board ran it)
+        prep = ("print('deploy: preparing')\n"
+                "import os\n"
                 "for d in %r:\n"
                 "    try:\n"
                 "        os.mkdir('/' + d)\n"
@@ -354,7 +426,7 @@ def deploy(port: str, board: str = "pico", tree: Path | None = None, options: di
             nbytes += files[p].stat().st_size
             out("  copy %s (%d bytes)" % (p, files[p].stat().st_size))
         for p in remove:
-            args += ["+", "rm", ":/" + p]
+            args += ["+", "rmdir" if p.endswith("/") else "rm", ":/" + p.rstrip("/")]
             out("  remove %s" % p)
         if players:
             args += ["+", "cp", "-f", str(players), ":/players.txt"]
@@ -362,7 +434,12 @@ def deploy(port: str, board: str = "pico", tree: Path | None = None, options: di
         args += ["+", "cp", "-f", str(mpath), ":/" + MANIFEST, "+", "rm", ":/" + FLAG,
                  "+", "reset"]
         t_copy = time.monotonic()
-        b.mpremote(args, timeout=60 + nbytes / 2000)
+        try:
+            b.mpremote(args, timeout=60 + nbytes / 2000, quiet=QUIET_S)
+        except DeployError as e:
+            raise DeployError("the copy did not finish: %s. The board stays held by /%s (its "
+                              "display says a deploy is unfinished): run the deploy again to "
+                              "finish it" % (e, FLAG)) from None
         result["copy_s"] = time.monotonic() - t_copy
     result["bytes"] = nbytes
     result["seconds"] = time.monotonic() - t0

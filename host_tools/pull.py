@@ -5,8 +5,9 @@ archived ones (`/hist/<n>`), as the board stores them (firmware/store.py), plus 
 A file already in the folder with the same size is not copied again (a journal only grows; an
 archived match never changes). The folder's `match/` follows the board's: when a new match has
 started on the board, the last one is in `hist/` there and here. Archived matches the board has
-let go of stay in the folder. Works on a board running the scoreboard with its watchdog (a timer
-feeds it while mpremote talks to the board; the board is reset at the end, so the match resumes).
+let go of stay in the folder. Works on a board running the scoreboard with its watchdog (mpremote's
+Ctrl-C hands it to the REPL, the watchdog paused; the board is reset at the end, so the match
+resumes).
 
 usage: python -m host_tools.pull --port PORT [--out DIR] [--no-reset]
        (make pull PORT=/dev/ttyACM0 DIR=records)
@@ -63,7 +64,7 @@ def pull(port: str, out_dir: str | Path, reset: bool = True,
     t0 = time.monotonic()
     dest = Path(out_dir)
     b = Board(port, out)
-    info = b.probe()  # also: a timer feeds a running watchdog while we talk
+    info = b.probe()
     if info.get("impl") != "micropython":
         raise DeployError("%s is not running MicroPython" % port)
     files = remote_files(b)

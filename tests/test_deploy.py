@@ -4,10 +4,12 @@
 # watchdog. A match keyed on the emulated keypad shows what the host simulator shows and leaves
 # on flash the state the rules core gives; power cuts between shots and in the middle of a journal
 # write resume the same match. One board (one boot) for the whole module: the tests run in order.
+import json
 import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -89,7 +91,6 @@ def test_a_second_deploy_copies_nothing(rig):
     res = deploy.deploy(b.pty, "pico", tree=rig["tree"], out=lines.append)
     b.wait_boot(n + res["resets"])
     assert res["copied"] == [] and res["removed"] == []
-    assert res["info"]["wdt"]  # the app was running, with its watchdog, when the deploy came
     assert "nothing to copy (%d files up to date)" % rig["files"] in lines[-1]
     rig["figures"]["deploy, nothing to copy, s"] = res["seconds"]
     assert wait_rows(b, first_screen())[0] == "New match"
@@ -139,7 +140,6 @@ def test_a_deploy_after_a_change_copies_that_file_only(rig):
     n = b.boots()
     res = deploy.deploy(b.pty, "pico", tree=tree2, out=lines.append)
     b.wait_boot(n + res["resets"])
-    assert res["info"]["wdt"]
     assert res["copied"] == ["firmware/lang_en.mpy"], lines
     assert "  copy firmware/lang_en.mpy (" in "\n".join(lines)
     rig["figures"]["deploy of one file s"] = res["seconds"]
@@ -259,6 +259,232 @@ def test_power_cut_during_journal_writes(rig):
         assert _resumed(sim_for(keys))(rows), rows
     assert sum(x.startswith("op") for x in seen) >= 3, seen
     rig["figures"]["journal cuts"] = seen
+
+
+MPREMOTE = deploy.mpremote_exe()
+ANSWER_S = 10  # each mpremote command on a board running a match answers within this
+
+
+def _mpremote(b, *args, timeout=60):
+    t0 = time.monotonic()
+    r = subprocess.run([MPREMOTE, "connect", b.pty, *args], capture_output=True, text=True,
+                       timeout=timeout, stdin=subprocess.DEVNULL)
+    return r, time.monotonic() - t0
+
+
+def _at_repl(rows):
+    return rows[0] == "At the USB REPL" and "Ctrl-D: back" in rows
+
+
+def _resumes_exactly(b, rig, s):
+    # The board shows the simulator's screen of the same keys with "Resumed" on it, and keeps
+    # the same state on flash.
+    rows = wait_rows(b, _resumed(s))
+    assert "Resumed: %d events" % len(s.runner.app.ctl.match.log) in " ".join(rows), rows
+    assert board_state(b, rig["tmp"]) == s.state()
+
+
+def test_mpremote_exec_ls_cp_reach_a_board_in_a_match(rig):
+    # mpremote's Ctrl-C hands the board to the REPL: its display says so, its watchdog does not
+    # reset it there (9 s of emulated time at the REPL, past the watchdog's 8 s, after the soft
+    # reset each command makes), and machine.reset() brings the match back, exactly.
+    b = rig["board"]
+    keys = rig.get("keys")
+    assert keys, "needs the keyed match"
+    s = sim_for(keys)
+    wait_rows(b, lambda rows: rows[-1] == s.text()[-1])  # in play
+    n, dogs, t0 = b.boots(), b.log_text().count("watchdog reset"), b.time_us()
+    took = {}
+    r, took["exec"] = _mpremote(b, "exec", "print(6 * 7)")
+    assert r.returncode == 0 and r.stdout.strip() == "42", r.stdout + r.stderr
+    assert _at_repl(b.text()), b.text()
+    r, took["fs ls"] = _mpremote(b, "fs", "ls", ":")
+    assert r.returncode == 0 and "match/" in r.stdout and "main.py" in r.stdout, r.stderr
+    for name, text in (("players.txt", "Efren\nEarl\n"), ("mylib.py", "X = 1\n")):
+        (rig["tmp"] / name).write_text(text)
+    r, took["fs cp to"] = _mpremote(b, "fs", "cp", str(rig["tmp"] / "players.txt"),
+                                    ":players.txt", "+", "fs", "cp",
+                                    str(rig["tmp"] / "mylib.py"), ":lib/mylib.py")
+    assert r.returncode == 0, r.stderr
+    r, took["fs cp from"] = _mpremote(b, "fs", "cp", ":settings.json",
+                                      str(rig["tmp"] / "settings.json"))
+    assert r.returncode == 0 and (rig["tmp"] / "settings.json").read_bytes() == \
+        b.read_file("/settings.json")
+    rig["figures"]["mpremote s"] = {k: round(v, 1) for k, v in took.items()}
+    assert max(took.values()) < ANSWER_S, took
+    left = 9000 - (b.time_us() - t0) / 1000
+    if left > 0:
+        b.wait(left)
+    assert b.boots() == n and b.log_text().count("watchdog reset") == dogs  # never reset
+    assert _at_repl(b.text()), b.text()
+    r, _ = _mpremote(b, "reset")
+    assert r.returncode == 0, r.stderr
+    b.wait_boot(n + 1)
+    _resumes_exactly(b, rig, s)
+    rig["done"].append("user files")
+
+
+def test_mpremote_repl_then_ctrl_d_resumes_the_match(rig):
+    # `mpremote repl`, Ctrl-C: the REPL's prompt and the screen saying so; a line typed there
+    # runs; Ctrl-D (a soft reset) starts the scoreboard again, resumed exactly.
+    import os
+    import select
+    import tty
+
+    b = rig["board"]
+    keys = rig.get("keys")
+    assert keys, "needs the keyed match"
+    s = sim_for(keys)
+    master, slave = os.openpty()
+    tty.setraw(slave)  # a terminal in raw mode from the start: the Ctrl-C is mpremote's to send
+    p = subprocess.Popen([MPREMOTE, "connect", b.pty, "repl"], stdin=slave, stdout=slave,
+                         stderr=slave, start_new_session=True)
+    os.close(slave)
+    seen = [b""]
+
+    def expect(text, timeout=ANSWER_S):
+        deadline = time.monotonic() + timeout
+        while text.encode() not in seen[0]:
+            left = deadline - time.monotonic()
+            assert left > 0, "no %r in %.0f s: %r" % (text, timeout, seen[0][-500:])
+            if select.select([master], [], [], left)[0]:
+                seen[0] += os.read(master, 4096)
+        i = seen[0].index(text.encode()) + len(text)
+        seen[0] = seen[0][i:]
+
+    try:
+        expect("Use Ctrl-] or Ctrl-x to exit this shell")
+        n = b.boots()
+        os.write(master, b"\x03")
+        expect(">>> ")
+        assert _at_repl(b.text()), b.text()
+        os.write(master, b"print(6 * 7)\r")
+        expect("42")
+        os.write(master, b"\x04")
+        expect("soft reboot")
+        _resumes_exactly(b, rig, s)
+        assert b.boots() == n  # a soft reset: the same boot
+        os.write(master, b"\x1d")  # Ctrl-]: mpremote leaves
+        p.wait(10)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        os.close(master)
+
+
+def _changed_build(rig, name, old, new):
+    # The build with one text of lang_en changed: a screen text only this build shows.
+    tree2 = rig["tmp"] / name
+    if not tree2.exists():
+        shutil.copytree(rig["tree"], tree2)
+        src = rig["tmp"] / (name + "_lang_en.py")
+        text = (ROOT / "firmware" / "lang_en.py").read_text(encoding="utf-8")
+        assert old in text
+        src.write_text(text.replace(old, new), encoding="utf-8")
+        subprocess.run(mpy_cross_cmd(src, tree2 / "firmware" / "lang_en.mpy"), check=True)
+    return tree2
+
+
+def test_deploy_over_a_mip_install_runs_the_new_build(rig):
+    # `mpremote mip install` on the board in its match (the sources laid out as package.json
+    # lays them out: a .py beside each .mpy it shadows, both profiles, lib/ssd1306.py), a file an
+    # older build left, then `make deploy` of a build whose play screen says "MADE": the board
+    # shows it (the .py sources are gone, MicroPython imports them first), the match is the
+    # same, and the user's files, the match and the settings are as they were.
+    b = rig["board"]
+    keys = rig.get("keys")
+    assert keys and "user files" in rig["done"], "needs the match and the user's files"
+    s = sim_for(keys)
+    mip = rig["tmp"] / "mip"
+    urls = [u for u in deploy.mip_urls() if u[0] in (
+        "main.py", "boards/pico.py", "boards/esp32_devkit.py", "firmware/lang_en.py",
+        "firmware/notice.py", "lib/ssd1306.py")]
+    for _, src in urls:
+        (mip / src).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(ROOT / src, mip / src)
+    (mip / "package.json").write_text(json.dumps({"urls": urls, "version": "0.9.0"}))
+    r, took = _mpremote(b, "mip", "install", "--target", "/", str(mip / "package.json"))
+    assert r.returncode == 0 and r.stdout.count("Installing:") == len(urls), r.stdout + r.stderr
+    assert took < ANSWER_S, took
+    rig["figures"]["mip install of %d sources s" % len(urls)] = round(took, 1)
+    r, _ = _mpremote(b, "fs", "cp", str(rig["tree"] / "firmware" / "rules.mpy"),
+                     ":firmware/old_view.mpy")  # what an older build left
+    assert r.returncode == 0, r.stderr
+    kept = {p: b.read_file("/" + p) for p in ("players.txt", "lib/mylib.py", "settings.json")}
+    state = board_state(b, rig["tmp"])
+    with b.filesystem() as fs:
+        assert fs.stat("/firmware/lang_en.py") and fs.stat("/firmware/lang_en.mpy")
+    tree2 = _changed_build(rig, "made", "\\nmade\\tMade", "\\nmade\\tMADE")
+    lines = []
+    n = b.boots()
+    res = deploy.deploy(b.pty, "pico", tree=tree2, out=lines.append)
+    b.wait_boot(n + res["resets"])
+    gone = sorted([u[0] for u in urls if u[0] != "main.py"] + ["firmware/old_view.mpy"])
+    assert sorted(res["removed"]) == gone, lines
+    assert "firmware/lang_en.mpy" in res["copied"]
+    want = s.text()
+    want[-1] = want[-1].replace("Made", "MADE")
+    assert want != s.text()
+    ok = _resumed(s)
+    wait_rows(b, lambda rows: rows[-1] == want[-1] and ok(rows[:-1] + [s.text()[-1]]))
+    assert board_state(b, rig["tmp"]) == state == s.state()
+    with b.filesystem() as fs:
+        for p in gone:
+            folder, name = ("/" + p).rsplit("/", 1)
+            assert name not in fs.listdir(folder or "/"), p
+    assert {p: b.read_file("/" + p) for p in kept} == kept
+    rig["done"].append("made")
+
+
+def test_a_deploy_cut_short_says_so_and_the_next_one_finishes_it(rig):
+    # A power cut in the middle of the copy: the deploy reports within 15 s what happened and
+    # what to do; the board, held by /deploy.flag, says on its display that a deploy is
+    # unfinished and how to finish it; the next deploy finishes it and the match resumes.
+    b = rig["board"]
+    keys = rig.get("keys")
+    assert "made" in rig["done"], "needs the board on the changed build"
+    s = sim_for(keys)
+    armed = []
+
+    def out(line):
+        if line.startswith("  copy") and not armed:
+            b.cut_during_flash(2)  # the board is held now: the copy's second flash operation
+            armed.append(1)
+
+    n = b.boots()
+    cuts = b.log_text().count("power cut during a flash")
+    done = []
+
+    def run():
+        try:
+            deploy.deploy(b.pty, "pico", tree=rig["tree"], out=out)
+            done.append(None)
+        except deploy.DeployError as e:
+            done.append(e)
+        done.append(time.monotonic())
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    t_cut = None
+    while not done:
+        if t_cut is None and b.log_text().count("power cut during a flash") > cuts:
+            t_cut = time.monotonic()
+        time.sleep(0.1)
+    t.join()
+    err = done[0]
+    assert isinstance(err, deploy.DeployError) and t_cut is not None, (err, t_cut)
+    took = done[1] - t_cut
+    rig["figures"]["cut deploy reported in s"] = round(took, 1)
+    assert took < 15, (took, str(err))
+    assert "held by /deploy.flag" in str(err) and "deploy again" in str(err), err
+    rows = wait_rows(b, lambda rows: rows[0] == "Deploy not done")
+    assert "Run make deploy" in rows, rows
+    assert b.boots() >= n + 2  # the hold's reset, then the cut
+    res = deploy.deploy(b.pty, "pico", tree=rig["tree"], out=lambda line: None)
+    assert "firmware/lang_en.mpy" in res["copied"]
+    _resumes_exactly(b, rig, s)  # "Made" again: the build of the rig
+    assert "deploy.flag" not in b.listdir("/")
 
 
 def test_figures(rig):

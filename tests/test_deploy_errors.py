@@ -139,3 +139,31 @@ def test_not_enough_flash(board):
                        r"need \d+ KB, \d+ KB is free"):
         deploy.deploy(b.pty, "pico", tree=tree, out=lambda s: None)
     assert sorted(b.listdir("/")) == ["fill.bin"]  # nothing copied
+
+
+def test_deploy_removes_the_projects_files_it_does_not_install(tmp_path):
+    # What a board holds after `mpremote mip install` (sources beside the build's .mpy, both
+    # profiles, lib/ssd1306.py, and a mip install without --target under /lib), an older build
+    # (a module since dropped, a folder) and the user's own files: the plan removes exactly the
+    # project's files it does not install, then the folders left empty, deepest first.
+    tree = deploy.build(tmp_path / "board")
+    files = deploy.files_for(tree, "pico")
+    mine = {p: 1 for p in files}
+    leftovers = ["firmware/app.py", "firmware/lang_en.py", "firmware/drivers/oled.py",
+                 "boards/pico.py", "boards/esp32_devkit.py", "boards/esp32_devkit.mpy",
+                 "lib/ssd1306.py", "firmware/old_view.mpy", "firmware/gone/x.mpy",
+                 "lib/main.py", "lib/firmware/app.py", "lib/boards/pico.py"]
+    user = ["settings.json", "players.txt", "secrets.json", "lib/mylib.py", "lib/mylib.mpy",
+            "boot.py", "main.mpy", "deploy.json"]
+    folders = ["firmware", "firmware/drivers", "firmware/gone", "boards", "lib",
+               "lib/firmware", "lib/boards"]
+    board_tree = dict(mine, **{p: 10 for p in leftovers + user}, **{d: -1 for d in folders})
+    copy, remove, _ = deploy.plan({"tree": board_tree, "manifest": None}, files)
+    assert sorted(copy) == sorted(files)  # no manifest: everything is copied
+    assert remove == sorted(leftovers) + ["firmware/gone/", "lib/boards/", "lib/firmware/"]
+    # the last deploy's manifest names a lib file the build no longer has: it goes too
+    old = {"format": 1, "files": {"lib/sh1106.mpy": ["0", 10]}}
+    board_tree["lib/sh1106.mpy"] = 10
+    _, remove, _ = deploy.plan({"tree": board_tree, "manifest": old}, files)
+    assert "lib/sh1106.mpy" in remove
+    assert not set(remove) & set(user)
