@@ -202,7 +202,7 @@ def scratch_dir(name):
     except ImportError:
         import os
 
-        from firmware.store import remove_tree
+        from firmware.journal import remove_tree
 
         path = "scratch_" + name
         remove_tree(path)
