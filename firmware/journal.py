@@ -50,11 +50,22 @@ _S = const(16)  # snapshots a folder
 _B = const(128)  # the line buffer: a record longer than this is written in three pieces
 _I = const(512)  # littlefs's inline size on a Pico (block_size / 8): a file packed is shorter
 _HEX = b"0123456789abcdef"
+_KINDS = ("e", "u", "g", "v")  # an event, an undo; g, v: the same, more of their action follows
+_LAYOUTS = {1: 16, 2: 12, 3: 12}  # the layouts read (files a folder): see the header
+_FMT = const(3)  # the layout written
 _MP = sys.implementation.name == "micropython"  # its files' write(buf, n) writes n bytes
 
 
 class Damaged(ValueError):
-    # A record that should be good is not (a flipped bit, a missing file): where, and what.
+    # A record that should be good is not (a flipped bit, a missing file): Damaged(text, seq),
+    # seq the first record that can't be read.
+    pass
+
+
+class Foreign(OSError):
+    # The folder holds a journal of a layout this firmware doesn't write (its "fmt" file says
+    # which): nothing read, nothing changed. (An OSError: a boot that catches the filesystem's
+    # failures keeps it too; Store archives it.)
     pass
 
 
@@ -127,7 +138,7 @@ def parse(data, first):
             rec = (int(parts[0]), int(parts[1]), parts[2], parts[3])
         except (ValueError, IndexError):
             break
-        if rec[0] != first + len(out) or rec[2] not in ("e", "u"):
+        if rec[0] != first + len(out) or rec[2] not in _KINDS:
             break
         out.append(rec)
         pos = j + 1
@@ -158,6 +169,62 @@ def _create(path, mode):
         return open(path, mode)
 
 
+def _fmt_line(v):
+    # The line of the layout file: "journal V CRC\n".
+    body = "journal %d" % v
+    return ("%s %08x\n" % (body, _crc(body.encode()))).encode()
+
+
+def _first(path):
+    # The seq of the first record of file path, or -1.
+    text = _read(path)
+    if text:
+        body = _check(text[:text.find(b"\n") + 1])
+        if body is not None:
+            try:
+                return int(body.split(" ", 1)[0])
+            except ValueError:
+                pass
+    return -1
+
+
+def layout(root, names):
+    """(layout, files a folder) of the journal in folder root, whose names are `names`: from
+    its "fmt" file; else (a journal written before there was one: layout -1; the file there
+    but unreadable: 0) from where its records are (16 files a folder in layout 1, else 12).
+    Foreign for a layout not read here."""
+    v = -1
+    if "fmt" in names:
+        body = _check(_read(root + "/fmt") or b"")
+        v = 0
+        if body is not None and body.startswith("journal ") and body[8:].isdigit():
+            v = int(body[8:])
+            if v not in _LAYOUTS:
+                raise Foreign("journal: layout %d in %s is not one this firmware reads"
+                              % (v, root))
+            return v, _LAYOUTS[v]
+    for n in _ints(names, "p"):  # a pack's first record is 48n (12 files a folder) or 64n
+        if not n and len(parse(_read(root + "/p0") or b"", 0)[0]) > 48:
+            return v, 16
+        s = _first("%s/p%d" % (root, n))
+        if n and s == 64 * n:
+            return v, 16
+        if n and s == 48 * n:
+            return v, 12
+    for n in _ints(names, "e"):  # file e<n>/<m> starts at (16n + m) * 4 or (12n + m) * 4
+        try:
+            ms = _ints(os.listdir("%s/e%d" % (root, n)), "")
+        except OSError:
+            continue
+        for m in ms:
+            s = _first("%s/e%d/%d" % (root, n, m))
+            if m >= 12 or n and s == (16 * n + m) * 4:
+                return v, 16
+            if n and s == (12 * n + m) * 4:
+                return v, 12
+    return v, 12  # (fewer than 48 records: both lay them out alike)
+
+
 def _ints(names, prefix):
     # The numbers n of the names prefix + str(n), ignoring any other name.
     out = []
@@ -168,8 +235,19 @@ def _ints(names, prefix):
 
 
 class Journal:
-    """The match's accepted events on flash (see the header). Raises Damaged where a record
-    it needs is unreadable; `lost` counts the records cut off the end when it was opened."""
+    """The match's accepted events on flash (see the header).
+
+    open() never raises Damaged: it resumes the longest run of records it can read in order,
+    moves every file it finds unreadable, and every file after a record it can't read, aside
+    as NAME.bad (never deleting one), and says what went: `lost` is the number of records the
+    journal has evidence of (a later record, a snapshot, a pack, the next file made ahead) that
+    it could not resume; `uncertain` is True when a damaged file may have held records past
+    that evidence (more may be lost than `lost` says); `moved` lists the files moved aside. An
+    action's unfinished group of records at the end (a power cut half-way) is dropped, and not
+    counted: it was never shown. Only the filesystem's own failures (OSError from listdir,
+    open or rename, e.g. the folder being a file) and Foreign (a layout this firmware doesn't
+    write, left as it is) come out of open(). After open(), a record it needs that a later
+    read (a deep undo) finds unreadable raises Damaged, changing nothing."""
 
     def __init__(self, root):
         self.root = root
@@ -178,8 +256,14 @@ class Journal:
         self.bw = 0  # the window of the snapshot in RAM: its state is after 16 * bw events
         self.snap = None  # that state as JSON text (None: before the new event)
         self.lines = []  # JSON of the events after it
-        self.lost = 0  # records (or torn pieces) cut off the end at open()
+        self.lost = 0  # records known lost at open() (see the class's doc)
+        self.uncertain = False  # a damaged file at open() may have held more records
         self.moved = []  # files moved aside at open() (they are kept, never deleted)
+        self._nf = _F  # files a folder, and records a folder (the layout's)
+        self._np = _P
+        self._top = -1  # the last record that ends an action (replays stop there)
+        self._gm = 0  # bit j: lines[j]'s record said more of its action follows
+        self._bs = -1  # the seq of the record that brought the match to the snapshot's window
         self._f = None  # the file being appended to, open
         self._fs = -1  # the seq its first record has (or will have)
         self._pf = None  # the folder's p<n>.new, open from its first record (None: copied)
@@ -197,20 +281,23 @@ class Journal:
     def __len__(self):
         return self.depth
 
-    def append(self, ev, state):
+    def append(self, ev, state, more=False):
+        # more: another event of the same action follows (recovery drops an unfinished one).
         self.tidy()
         line = json.dumps(ev, separators=(",", ":"))
         try:
-            self._write(self.depth + 1, "e", line)
+            self._write(self.depth + 1, "g" if more else "e", line)
         except OSError:  # the flash failed or is full: RAM goes back to what flash holds
             self.open()
             raise
         self.depth += 1
         self.lines.append(line)
+        if more:
+            self._gm |= 1 << len(self.lines) - 1
         if self.depth % _K == 0:
             self._snapped(state)
 
-    def pop(self):
+    def pop(self, more=False):
         self.tidy()
         d = self.depth - 1
         if d < 0:
@@ -218,12 +305,41 @@ class Journal:
         base = None
         if d < self.bw * _K:
             base = self._find(d)  # read before anything is written: Damaged changes nothing
-        self._write(d, "u", "-")
+        self._write(d, "v" if more else "u", "-")
         self.depth = d
         if base is None:
             self.lines.pop()
+            self._gm &= (1 << len(self.lines)) - 1
         else:
-            self.bw, self.snap, self.lines = base
+            self.bw, self.snap, self.lines, self._gm, self._bs = base
+
+    def action(self):
+        """The number of events of the last action (an action's records say whether more of it
+        follows): what one press of undo takes back."""
+        n = self.depth
+        j = n - 1 - self.bw * _K
+        k = 1 if n else 0
+        while j > 0 and self._gm >> j - 1 & 1:
+            j -= 1
+            k += 1
+        if j > 0 or not self.bw or not n:
+            return k
+        # The action may begin below the window: the records up to its snapshot's one
+        seq = self._bs
+        d = self.bw * _K
+        if j < 0:  # (the last event is the snapshot's own)
+            seq -= 1
+            d -= 1
+        try:
+            for r in list(self.records(max(0, seq - 15), seq + 1))[::-1]:
+                if r[0] != seq or r[1] != d or r[2] != "g":
+                    break
+                k += 1
+                seq -= 1
+                d -= 1
+        except Damaged:
+            pass
+        return k
 
     def event(self, i):
         j = i - self.bw * _K
@@ -241,7 +357,8 @@ class Journal:
         self.bw = w
         self.snap = json.dumps(state, separators=(",", ":"))
         self.lines.clear()
-        self._due = self.head
+        self._gm = 0
+        self._due = self._bs = self.head
 
     def tidy(self):
         """The writing an event's record leaves for later: its window's snapshot, a full
@@ -283,8 +400,11 @@ class Journal:
         # alongside. tidy() makes them for the next record ahead of it.
         if seq % _R == 0 and self._fs != seq:
             self._let_go()
-        if seq % _P == 0 and self._pf is None:
-            self._pn = seq // _P
+        if seq == 0:  # a new journal: its layout first
+            with _create(self.root + "/fmt", "wb") as f:
+                f.write(_fmt_line(_FMT))
+        if seq % self._np == 0 and self._pf is None:
+            self._pn = seq // self._np
             self._pf = open("%s/p%d.new" % (self.root, self._pn), "wb")
         if self._f is None:
             self._f = _create(self._path(seq), "ab")
@@ -295,9 +415,9 @@ class Journal:
         self._ready(seq)
         self._put(self._f, self._pf, seq, depth, ord(kind), payload.encode())
         self._f.flush()  # committed before the display confirms it (the pack: when full)
-        self.head = seq
-        if seq % _P == _P - 1:
-            self._full = seq // _P  # packed by tidy()
+        self.head = self._top = seq
+        if seq % self._np == self._np - 1:
+            self._full = seq // self._np  # packed by tidy()
 
     def _put(self, f, g, a, b, kind, data):
         # Write the line "A B [KIND ]DATA CRC\n" (kind: a byte, 0 for none; data: bytes) to f
@@ -355,13 +475,13 @@ class Journal:
         if pf is None:  # copied (the journal was opened after the folder's first record)
             ok = True
             with open(new, "wb") as out:
-                for m in range(_F):
+                for m in range(self._nf):
                     ok = ok and self._copy("%s/%d" % (d, m), out)
             if not ok:  # something there is not as written: keep the small files
                 os.remove(new)
                 return
             os.rename(new, path)
-        for m in range(_F):  # (by name: listing the folder would allocate its names)
+        for m in range(self._nf):  # (by name: listing the folder would allocate its names)
             os.remove("%s/%d" % (d, m))
         try:
             os.rmdir(d)
@@ -424,29 +544,35 @@ class Journal:
         return self._dir
 
     def _path(self, seq):
-        return "%s/%d" % (self._folder(seq // _P), seq // _R % _F)
+        return "%s/%d" % (self._folder(seq // self._np), seq // _R % self._nf)
 
     def records(self, start, stop):
         """The records with seq start .. stop - 1, in order (Damaged if one is unreadable)."""
         seq = start
+        np = self._np
         while seq < stop:
-            pack = "%s/p%d" % (self.root, seq // _P)
+            pack = "%s/p%d" % (self.root, seq // np)
             if _exists(pack):
-                with open(pack, "rb") as f:  # a line at a time: a pack is about 5 KB
-                    first = seq - seq % _P
-                    k = first
-                    line = f.readline()
-                    while line and seq < stop and k < first + _P:
-                        if k >= seq:
-                            recs = parse(line, k)[0]
-                            if not recs:
-                                break
-                            yield recs[0]
-                            seq += 1
-                        k += 1
+                first = seq - seq % np
+                try:
+                    f = open(pack, "rb")
+                except OSError:  # (a folder)
+                    f = None
+                if f is not None:
+                    with f:  # a line at a time: a pack is about 5 KB
+                        k = first
                         line = f.readline()
-                if seq < stop and seq % _P:
-                    raise Damaged("journal: record %d is unreadable (%s)" % (seq, pack))
+                        while line and seq < stop and k < first + np:
+                            if k >= seq:
+                                recs = parse(line, k)[0]
+                                if not recs:
+                                    break
+                                yield recs[0]
+                                seq += 1
+                            k += 1
+                            line = f.readline()
+                if seq < stop and seq < first + np:
+                    raise Damaged("journal: record %d is unreadable (%s)" % (seq, pack), seq)
                 continue
             first = seq - seq % _R
             text = _read(self._path(seq))
@@ -457,46 +583,63 @@ class Journal:
                 yield r
                 seq += 1
             if seq < stop and len(recs) < _R:
-                raise Damaged("journal: record %d is unreadable (%s)" % (seq, self._path(seq)))
+                raise Damaged("journal: record %d is unreadable (%s)" % (seq, self._path(seq)),
+                              seq)
 
     def _snapshot(self, w):
-        # (seq, state JSON) of window w's snapshot on flash, or None if missing or bad.
+        # (seq, state JSON) of window w's snapshot on flash, or None if missing or bad (a bad
+        # one is moved aside: tidy() would write over it).
         if w == 0:
             return -1, None
-        text = _read("%s/s%d/%d" % (self.root, w // _S, w % _S))
+        path = "%s/s%d/%d" % (self.root, w // _S, w % _S)
+        text = _read(path)
         body = _check(text) if text else None
-        if body is None:
-            return None
-        parts = body.split(" ", 2)
-        try:
-            if int(parts[1]) != w * _K:
-                return None
-            return int(parts[0]), parts[2]
-        except (ValueError, IndexError):
-            return None
+        if body is not None:
+            parts = body.split(" ", 2)
+            try:
+                if int(parts[1]) == w * _K and len(parts) == 3:
+                    return int(parts[0]), parts[2]
+            except ValueError:
+                pass
+        if text is not None or _exists(path):
+            self._aside(path)
+        return None
 
     def _window(self, w, depth):
-        # (w, snapshot JSON, event lines) for `depth` events from window w's snapshot, or None
-        # if it is missing or stale (a later record went below it).
+        # (w, snapshot JSON, event lines, their group bits, the snapshot's seq) for `depth`
+        # events from window w's snapshot, or None if it is missing or stale (a later record
+        # went below it, or it is past the last record). An undo leaves the lines above it
+        # until an event replaces them: an unfinished group of undos dropped at open() is
+        # then as if never written.
         got = self._snapshot(w)
         if got is None:
             return None
         seq, snap = got
+        if seq > self._top:
+            return None
         low = w * _K
         lines = []
-        for _, d, kind, payload in self.records(seq + 1, self.head + 1):
-            if d < low or kind == "e" and d == low:
+        gm = 0
+        for s, d, kind, payload in self.records(seq + 1, self._top + 1):
+            if d < low or kind in "eg" and d == low:
                 return None
-            if kind == "e":
+            if kind in "eg":
+                if d - 1 - low > len(lines) and d <= depth + 1:
+                    raise Damaged("journal: record %d skips events" % s, s)
                 del lines[d - 1 - low:]
+                gm &= (1 << d - 1 - low) - 1
                 if d <= depth:  # (deeper ones are undone before depth: not kept meanwhile)
                     lines.append(payload)
-            else:
-                del lines[d - low:]
+                    if kind == "g":
+                        gm |= 1 << d - 1 - low
+            elif d > low + len(lines) and d <= depth:
+                raise Damaged("journal: record %d undoes events never there" % s, s)
         del lines[depth - low:]
+        gm &= (1 << depth - low) - 1
         if len(lines) != depth - low:
-            raise Damaged("journal: events %d-%d are missing" % (low + len(lines), depth - 1))
-        return w, snap, lines
+            raise Damaged("journal: events %d-%d are missing" % (low + len(lines), depth - 1),
+                          self._top)
+        return w, snap, lines, gm, seq
 
     def _find(self, depth):
         w = depth // _K
@@ -509,66 +652,202 @@ class Journal:
     # ------------------------------------------------------------ recovery
 
     def open(self):
-        """Find the last good record on flash and rebuild the base in RAM; returns self. A
-        torn or corrupted end is cut at the last good record (`lost` says how many lines went,
-        the cut file's old copy is moved aside as NAME.bad); stray temporary files go."""
+        """Find the last good record on flash and rebuild the base in RAM; returns self (see
+        the class's doc for what it says of damage). Stray temporary files go."""
         self.close()
         root = self.root
-        # (A snapshot torn half-way fails its CRC: the window below serves until the next
-        # snapshot of its window writes over it.)
+        self.lost = 0
+        self.uncertain = False
+        self.moved = []
+        self._doubt = []  # (first, last) seq a damaged file could have held
         names = os.listdir(root)
-        packs = _ints(names, "p")
+        v, nf = layout(root, names)
+        if v < 1 and (_ints(names, "e") or _ints(names, "p")):
+            self._stamp(1 if nf == 16 else 2, names)
+            names = os.listdir(root)
+        self._nf = nf
+        np = self._np = nf * _R
         for name in names:
             if name.endswith(".new"):  # a pack that was not renamed into place
-                os.remove(root + "/" + name)
-        folders = _ints(names, "e")
-        for n in folders:  # the rename was done; the copied folder had not gone yet
-            if n in packs:
-                remove_tree("%s/e%d" % (root, n))
-        folders = [n for n in folders if n not in packs]
-        self.head = -1
-        self.depth = 0
-        for n in sorted(folders, reverse=True):
+                remove_tree(root + "/" + name)
+        for n in _ints(names, "s"):
+            try:
+                os.listdir("%s/s%d" % (root, n))
+            except OSError:  # a file where snapshots go
+                self._aside("%s/s%d" % (root, n))
+        packs = _ints(names, "p")
+        units = [(n * np, np, "%s/p%d" % (root, n)) for n in packs]  # (first seq, records, path)
+        for n in _ints(names, "e"):
             d = "%s/e%d" % (root, n)
-            for name in os.listdir(d):  # a cut stopped half-way (see _cut): finish or drop it
+            if n in packs and self._whole(n):  # the rename was done; the copy had not gone
+                remove_tree(d)
+                continue
+            try:
+                sub = os.listdir(d)
+            except OSError:  # a file where a folder of records goes
+                self._aside(d)
+                self._doubt.append((n * np, n * np + np - 1))
+                continue
+            for name in sub:  # a cut stopped half-way (see _cut): finish or drop it
                 if name.endswith(".tmp"):
                     if _exists(d + "/" + name[:-4]):
-                        os.remove(d + "/" + name)
+                        remove_tree(d + "/" + name)
                     else:
                         os.rename(d + "/" + name, d + "/" + name[:-4])
-            files = sorted(_ints(os.listdir(d), ""), reverse=True)
-            for m in files:
-                first = (n * _F + m) * _R
-                path = "%s/e%d/%d" % (root, n, m)
-                text = _read(path) or b""
-                recs, used = parse(text, first)
-                if used < len(text):
-                    self._cut(path, text, used)
+            for m in _ints(os.listdir(d), ""):
+                if m < nf:
+                    units.append(((n * nf + m) * _R, _R, "%s/%d" % (d, m)))
+                else:
+                    self._aside("%s/%d" % (d, m))  # no record goes there
+        units.sort()
+        ev = -1  # the last record there is evidence of
+        ahead = top = -1
+        for i in range(len(units) - 1, -1, -1):  # the newest readable record
+            first, size, path = units[i]
+            text = _read(path)
+            recs, used = parse(text, first) if text else ([], 0)
+            if text is not None and not text and i == len(units) - 1 and size == _R:
+                ahead = first - 1  # the next file, made ahead: the one before it was full
+                continue
+            if used < len(text or b"") or text is None:
+                self._doubt.append((first + len(recs), first + size - 1))
                 if recs:
-                    self.head = recs[-1][0]
-                    self.depth = recs[-1][1]
-                    break
-            if self.head >= 0:
+                    self._cut(path, text, used)
+                else:
+                    self._aside(path)
+            if recs:
+                top = recs[-1][0]
+                for r in recs:
+                    if r[2] in "eu":
+                        ev = max(ev, r[0])
                 break
-        if packs and (max(packs) + 1) * _P - 1 > self.head:  # the newest records are packed
-            for r in self.records(max(packs) * _P + _P - 1, max(packs) * _P + _P):
-                self.head, self.depth = r[0], r[1]
-        self.bw, self.snap, self.lines = self._find(self.depth)
+        if ahead > top:
+            ev = ahead
+        self.head = self._top = top
+        while True:
+            try:
+                self._settle()
+                got = self._find(self.depth)
+                break
+            except Damaged as e:
+                self._cut_at(e.args[1])
+        self.bw, self.snap, self.lines, self._gm, self._bs = got
+        w = self.depth // _K + 1  # snapshots written after the last record on flash
+        while True:
+            s = self._snapshot(w)
+            if s is None:
+                break
+            if s[0] > self.head:
+                ev = max(ev, s[0])
+            w += 1
+        self.lost = max(0, ev - self._top)
+        for a, b in self._doubt:
+            if a <= ev + 1 and b > ev:
+                self.uncertain = True
+        del self._doubt
         return self
 
-    def _cut(self, path, text, used):
-        # Keep the good records of path: its whole text moved aside, the good part written anew.
-        self.lost += max(1, text.count(b"\n", used))
+    def _stamp(self, v, names):
+        # A journal without a readable layout file gets one, saying what its records were
+        # found to be (2: 12 files a folder, as 3), so that later damage can't make it look
+        # like another layout.
+        if "fmt" in names:
+            self._aside(self.root + "/fmt")
+        try:
+            with open(self.root + "/fmt", "wb") as f:
+                f.write(_fmt_line(v))
+        except OSError:
+            pass  # (a full flash: found by where its records are next time too)
+
+    def _whole(self, n):
+        # Does pack p<n> hold its folder's records, all readable?
+        text = _read("%s/p%d" % (self.root, n))
+        return bool(text) and len(parse(text, n * self._np)[0]) == self._np
+
+    def _settle(self):
+        # From self.head: the last record that ends an action (_top) and its depth; the records
+        # after it (a power cut half-way through an action) are left out. Damaged if one of
+        # them can't be read.
+        top = self.head
+        while top >= 0:
+            lo = top if top == self.head else max(0, top - 3)
+            for r in list(self.records(lo, top + 1))[::-1]:
+                if r[2] in "eu":
+                    self._top = r[0]
+                    self.depth = r[1]
+                    return
+            top = lo - 1
+        self._top = -1
+        self.depth = 0
+
+    def _cut_at(self, x):
+        # Record x can't be read: the journal ends before it. Each file holding records from x
+        # on is moved aside as NAME.bad; the one holding x keeps its records before x (a pack:
+        # in the folder's small files again).
+        root = self.root
+        np = self._np
+        nf = self._nf
+        names = os.listdir(root)
+        for n in _ints(names, "p"):
+            if n * np + np <= x:
+                continue
+            path = "%s/p%d" % (root, n)
+            if n * np < x:
+                text = _read(path) or b""
+                pos = 0
+                for m in range((x - n * np + _R - 1) // _R):
+                    end = pos
+                    for _ in range(min(_R, x - (n * nf + m) * _R)):
+                        end = text.find(b"\n", end) + 1
+                    small = "%s/e%d/%d" % (root, n, m)
+                    if not _exists(small):
+                        with _create(small, "wb") as f:
+                            f.write(text[pos:end])
+                    pos = end
+            if n * np <= x:
+                self._doubt.append((x, n * np + np - 1))
+            self._aside(path)
+        for n in _ints(names, "e"):
+            if n * np + np <= x:
+                continue
+            d = "%s/e%d" % (root, n)
+            try:
+                sub = os.listdir(d)
+            except OSError:
+                continue
+            for m in _ints(sub, ""):
+                first = (n * nf + m) * _R
+                if first + _R <= x:
+                    continue
+                path = "%s/%d" % (d, m)
+                if first <= x:
+                    self._doubt.append((x, first + _R - 1))
+                if first < x:
+                    text = _read(path) or b""
+                    end = 0
+                    for _ in range(x - first):
+                        end = text.find(b"\n", end) + 1
+                    self._cut(path, text, end)
+                else:
+                    self._aside(path)
+        self.head = self._top = x - 1
+
+    def _aside(self, path):
+        # Move path (a file or a folder) aside as NAME.bad (NAME.bad2 ... if taken).
         bad = path + ".bad"
         k = 1
         while _exists(bad):
             k += 1
             bad = "%s.bad%d" % (path, k)
+        os.rename(path, bad)
+        self.moved.append(bad)
+
+    def _cut(self, path, text, used):
+        # Keep the good records of path: its whole text moved aside, the good part written anew.
         if used:
             with open(path + ".tmp", "wb") as f:
                 f.write(text[:used])
-        os.rename(path, bad)
-        self.moved.append(bad)
+        self._aside(path)
         if used:
             os.rename(path + ".tmp", path)
 
