@@ -732,14 +732,19 @@ class Journal:
             except Damaged as e:
                 self._cut_at(e.args[1])
         self.bw, self.snap, self.lines, self._gm, self._bs = got
-        w = self.depth // _K + 1  # snapshots written after the last record on flash
-        while True:
-            s = self._snapshot(w)
-            if s is None:
-                break
-            if s[0] > self.head:
-                ev = max(ev, s[0])
-            w += 1
+        # Snapshots written after the last record on flash (the records that brought them
+        # are lost) are evidence, and go aside: later records would make them look valid.
+        # Where nothing went, only the windows from the one below the last record's can be.
+        w0 = 0 if self.moved or ev > self._top else self.depth // _K - 1
+        for n in _ints(os.listdir(root), "s"):
+            if 16 * n + 15 < w0:
+                continue
+            for m in _ints(os.listdir("%s/s%d" % (root, n)), ""):
+                w = 16 * n + m
+                s = self._snapshot(w) if w >= w0 and w else None
+                if s is not None and s[0] > self.head:
+                    ev = max(ev, s[0])
+                    self._aside("%s/s%d/%d" % (root, n, m))
         self.lost = max(0, ev - self._top)
         for a, b in self._doubt:
             if a <= ev + 1 and b > ev:
