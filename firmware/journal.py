@@ -400,9 +400,6 @@ class Journal:
         # alongside. tidy() makes them for the next record ahead of it.
         if seq % _R == 0 and self._fs != seq:
             self._let_go()
-        if seq == 0:  # a new journal: its layout first
-            with _create(self.root + "/fmt", "wb") as f:
-                f.write(_fmt_line(_FMT))
         if seq % self._np == 0 and self._pf is None:
             self._pn = seq // self._np
             self._pf = open("%s/p%d.new" % (self.root, self._pn), "wb")
@@ -415,6 +412,8 @@ class Journal:
         self._ready(seq)
         self._put(self._f, self._pf, seq, depth, ord(kind), payload.encode())
         self._f.flush()  # committed before the display confirms it (the pack: when full)
+        if seq == 0:  # a new journal: its layout, and evidence that record 0 was written
+            self._stamp(_FMT, ())
         self.head = self._top = seq
         if seq % self._np == self._np - 1:
             self._full = seq // self._np  # packed by tidy()
@@ -662,9 +661,12 @@ class Journal:
         self._doubt = []  # (first, last) seq a damaged file could have held
         names = os.listdir(root)
         v, nf = layout(root, names)
+        ev = 0 if v > 0 else -1  # the last record there is evidence of (the layout file is
+        # written after record 0)
         if v < 1 and (_ints(names, "e") or _ints(names, "p")):
             self._stamp(1 if nf == 16 else 2, names)
             names = os.listdir(root)
+            ev = 0
         self._nf = nf
         np = self._np = nf * _R
         for name in names:
@@ -700,7 +702,6 @@ class Journal:
                 else:
                     self._aside("%s/%d" % (d, m))  # no record goes there
         units.sort()
-        ev = -1  # the last record there is evidence of
         ahead = top = -1
         for i in range(len(units) - 1, -1, -1):  # the newest readable record
             first, size, path = units[i]
@@ -722,7 +723,7 @@ class Journal:
                         ev = max(ev, r[0])
                 break
         if ahead > top:
-            ev = ahead
+            ev = max(ev, ahead)
         self.head = self._top = top
         while True:
             try:
