@@ -32,6 +32,8 @@ import os
 import struct
 import sys
 
+from firmware import unload
+
 try:
     from binascii import crc32
 except ImportError:  # a port built without it
@@ -203,26 +205,11 @@ def layout(root, names):
                 raise Foreign("journal: layout %d in %s is not one this firmware reads"
                               % (v, root))
             return v, _LAYOUTS[v]
-    for n in _ints(names, "p"):  # a pack's first record is 48n (12 files a folder) or 64n
-        if not n and len(parse(_read(root + "/p0") or b"", 0)[0]) > 48:
-            return v, 16
-        s = _first("%s/p%d" % (root, n))
-        if n and s == 64 * n:
-            return v, 16
-        if n and s == 48 * n:
-            return v, 12
-    for n in _ints(names, "e"):  # file e<n>/<m> starts at (16n + m) * 4 or (12n + m) * 4
-        try:
-            ms = _ints(os.listdir("%s/e%d" % (root, n)), "")
-        except OSError:
-            continue
-        for m in ms:
-            s = _first("%s/e%d/%d" % (root, n, m))
-            if m >= 12 or n and s == (16 * n + m) * 4:
-                return v, 16
-            if n and s == (12 * n + m) * 4:
-                return v, 12
-    return v, 12  # (fewer than 48 records: both lay them out alike)
+    from firmware import journal_fix  # (a journal written before: rare, let go after)
+
+    nf = journal_fix.detect(root, names)
+    unload("journal_fix")
+    return v, nf
 
 
 def _ints(names, prefix):
@@ -413,7 +400,11 @@ class Journal:
         self._put(self._f, self._pf, seq, depth, ord(kind), payload.encode())
         self._f.flush()  # committed before the display confirms it (the pack: when full)
         if seq == 0:  # a new journal: its layout, and evidence that record 0 was written
-            self._stamp(_FMT, ())
+            try:
+                with open(self.root + "/fmt", "wb") as f:
+                    f.write(_fmt_line(_FMT))
+            except OSError:
+                pass  # (read by where its records are)
         self.head = self._top = seq
         if seq % self._np == self._np - 1:
             self._full = seq // self._np  # packed by tidy()
@@ -601,7 +592,7 @@ class Journal:
             except ValueError:
                 pass
         if text is not None or _exists(path):
-            self._aside(path)
+            _fix().aside(self, path)
         return None
 
     def _window(self, w, depth):
@@ -664,7 +655,7 @@ class Journal:
         ev = 0 if v > 0 else -1  # the last record there is evidence of (the layout file is
         # written after record 0)
         if v < 1 and (_ints(names, "e") or _ints(names, "p")):
-            self._stamp(1 if nf == 16 else 2, names)
+            _fix().stamp(self, 1 if nf == 16 else 2, names)
             names = os.listdir(root)
             ev = 0
         self._nf = nf
@@ -673,21 +664,19 @@ class Journal:
             if name.endswith(".new"):  # a pack that was not renamed into place
                 remove_tree(root + "/" + name)
         for n in _ints(names, "s"):
-            try:
-                os.listdir("%s/s%d" % (root, n))
-            except OSError:  # a file where snapshots go
-                self._aside("%s/s%d" % (root, n))
+            if not os.stat("%s/s%d" % (root, n))[0] & 0x4000:  # a file where snapshots go
+                _fix().aside(self, "%s/s%d" % (root, n))
         packs = _ints(names, "p")
-        units = [(n * np, np, "%s/p%d" % (root, n)) for n in packs]  # (first seq, records, path)
+        units = [2 * n * np + 1 for n in packs]  # 2 * first seq, + 1 for a pack
         for n in _ints(names, "e"):
             d = "%s/e%d" % (root, n)
-            if n in packs and self._whole(n):  # the rename was done; the copy had not gone
+            if n in packs and _fix().whole(self, n):  # the rename was done; the copy had not gone
                 remove_tree(d)
                 continue
             try:
                 sub = os.listdir(d)
             except OSError:  # a file where a folder of records goes
-                self._aside(d)
+                _fix().aside(self, d)
                 self._doubt.append((n * np, n * np + np - 1))
                 continue
             for name in sub:  # a cut stopped half-way (see _cut): finish or drop it
@@ -696,15 +685,19 @@ class Journal:
                         remove_tree(d + "/" + name)
                     else:
                         os.rename(d + "/" + name, d + "/" + name[:-4])
-            for m in _ints(os.listdir(d), ""):
+                        sub.append(name[:-4])
+            for m in _ints(sub, ""):
                 if m < nf:
-                    units.append(((n * nf + m) * _R, _R, "%s/%d" % (d, m)))
+                    units.append(2 * (n * nf + m) * _R)
                 else:
-                    self._aside("%s/%d" % (d, m))  # no record goes there
+                    _fix().aside(self, "%s/%d" % (d, m))  # no record goes there
         units.sort()
         ahead = top = -1
+        last = None
         for i in range(len(units) - 1, -1, -1):  # the newest readable record
-            first, size, path = units[i]
+            first = units[i] >> 1
+            size = np if units[i] & 1 else _R
+            path = "%s/p%d" % (root, first // np) if size > _R else self._path(first)
             text = _read(path)
             recs, used = parse(text, first) if text else ([], 0)
             if text is not None and not text and i == len(units) - 1 and size == _R:
@@ -713,62 +706,65 @@ class Journal:
             if used < len(text or b"") or text is None:
                 self._doubt.append((first + len(recs), first + size - 1))
                 if recs:
-                    self._cut(path, text, used)
+                    _fix().cut(self, path, text, used)
                 else:
-                    self._aside(path)
+                    _fix().aside(self, path)
             if recs:
-                top = recs[-1][0]
+                last = recs[-1]
+                top = last[0]
                 for r in recs:
                     if r[2] in "eu":
                         ev = max(ev, r[0])
                 break
+        text = recs = units = None
         if ahead > top:
             ev = max(ev, ahead)
         self.head = self._top = top
         while True:
             try:
-                self._settle()
+                if last is not None and last[2] in "eu":
+                    self.depth = last[1]
+                else:
+                    self._settle()
+                last = None
                 got = self._find(self.depth)
                 break
             except Damaged as e:
-                self._cut_at(e.args[1])
+                _fix().cut_at(self, e.args[1])
         self.bw, self.snap, self.lines, self._gm, self._bs = got
         # Snapshots written after the last record on flash (the records that brought them
         # are lost) are evidence, and go aside: later records would make them look valid.
-        # Where nothing went, only the windows from the one below the last record's can be.
-        w0 = 0 if self.moved or ev > self._top else self.depth // _K - 1
-        for n in _ints(os.listdir(root), "s"):
-            if 16 * n + 15 < w0:
-                continue
-            for m in _ints(os.listdir("%s/s%d" % (root, n)), ""):
-                w = 16 * n + m
-                s = self._snapshot(w) if w >= w0 and w else None
-                if s is not None and s[0] > self.head:
-                    ev = max(ev, s[0])
-                    self._aside("%s/s%d/%d" % (root, n, m))
+        # Where nothing went, they can only be in the windows above the one used.
+        w = self.depth // _K
+        if self.moved or ev > self._top:
+            ev = _fix().past(self, ev)
+        else:
+            if self.bw == w:
+                w += 1
+            while True:
+                e = self._future(w, ev)
+                if e is None:
+                    break
+                ev = e
+                w += 1
         self.lost = max(0, ev - self._top)
         for a, b in self._doubt:
             if a <= ev + 1 and b > ev:
                 self.uncertain = True
         del self._doubt
+        unload("journal_fix")
         return self
 
-    def _stamp(self, v, names):
-        # A journal without a readable layout file gets one, saying what its records were
-        # found to be (2: 12 files a folder, as 3), so that later damage can't make it look
-        # like another layout.
-        if "fmt" in names:
-            self._aside(self.root + "/fmt")
-        try:
-            with open(self.root + "/fmt", "wb") as f:
-                f.write(_fmt_line(v))
-        except OSError:
-            pass  # (a full flash: found by where its records are next time too)
-
-    def _whole(self, n):
-        # Does pack p<n> hold its folder's records, all readable?
-        text = _read("%s/p%d" % (self.root, n))
-        return bool(text) and len(parse(text, n * self._np)[0]) == self._np
+    def _future(self, w, ev):
+        # ev, or the seq of window w's snapshot if it is after the last record on flash (then
+        # moved aside); None if there is none.
+        s = self._snapshot(w) if w else None
+        if s is None:
+            return None
+        if s[0] > self.head:
+            _fix().aside(self, "%s/s%d/%d" % (self.root, w // _S, w % _S))
+            return max(ev, s[0])
+        return ev
 
     def _settle(self):
         # From self.head: the last record that ends an action (_top) and its depth; the records
@@ -786,76 +782,11 @@ class Journal:
         self._top = -1
         self.depth = 0
 
-    def _cut_at(self, x):
-        # Record x can't be read: the journal ends before it. Each file holding records from x
-        # on is moved aside as NAME.bad; the one holding x keeps its records before x (a pack:
-        # in the folder's small files again).
-        root = self.root
-        np = self._np
-        nf = self._nf
-        names = os.listdir(root)
-        for n in _ints(names, "p"):
-            if n * np + np <= x:
-                continue
-            path = "%s/p%d" % (root, n)
-            if n * np < x:
-                text = _read(path) or b""
-                pos = 0
-                for m in range((x - n * np + _R - 1) // _R):
-                    end = pos
-                    for _ in range(min(_R, x - (n * nf + m) * _R)):
-                        end = text.find(b"\n", end) + 1
-                    small = "%s/e%d/%d" % (root, n, m)
-                    if not _exists(small):
-                        with _create(small, "wb") as f:
-                            f.write(text[pos:end])
-                    pos = end
-            if n * np <= x:
-                self._doubt.append((x, n * np + np - 1))
-            self._aside(path)
-        for n in _ints(names, "e"):
-            if n * np + np <= x:
-                continue
-            d = "%s/e%d" % (root, n)
-            try:
-                sub = os.listdir(d)
-            except OSError:
-                continue
-            for m in _ints(sub, ""):
-                first = (n * nf + m) * _R
-                if first + _R <= x:
-                    continue
-                path = "%s/%d" % (d, m)
-                if first <= x:
-                    self._doubt.append((x, first + _R - 1))
-                if first < x:
-                    text = _read(path) or b""
-                    end = 0
-                    for _ in range(x - first):
-                        end = text.find(b"\n", end) + 1
-                    self._cut(path, text, end)
-                else:
-                    self._aside(path)
-        self.head = self._top = x - 1
+def _fix():
+    # The repairs' module (firmware/journal_fix.py), loaded when there is something to repair.
+    from firmware import journal_fix
 
-    def _aside(self, path):
-        # Move path (a file or a folder) aside as NAME.bad (NAME.bad2 ... if taken).
-        bad = path + ".bad"
-        k = 1
-        while _exists(bad):
-            k += 1
-            bad = "%s.bad%d" % (path, k)
-        os.rename(path, bad)
-        self.moved.append(bad)
-
-    def _cut(self, path, text, used):
-        # Keep the good records of path: its whole text moved aside, the good part written anew.
-        if used:
-            with open(path + ".tmp", "wb") as f:
-                f.write(text[:used])
-        self._aside(path)
-        if used:
-            os.rename(path + ".tmp", path)
+    return journal_fix
 
 
 def remove_tree(path):

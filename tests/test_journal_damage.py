@@ -1,4 +1,3 @@
-# mp: yes
 # Damage to the journal's files (firmware/journal.py): every file a match with snapshots, packs
 # and an open folder keeps, x a bit flip, a byte flip, truncation at every record boundary and
 # in the middle of every record, deletion, garbage and replacement by a folder. Each case: open()
@@ -6,7 +5,7 @@
 # records), the loss it states is never more than the true one and equals it wherever a later
 # record is evidence, the damaged bytes are kept (NAME.bad), and the journal goes on. Also: the
 # layout file, the layout of 64-record folders read as it was written, and an action's group of
-# events dropped whole when unfinished. Under MicroPython a sample of the cases (its heap).
+# events dropped whole when unfinished. Under MicroPython: test_journal_damage_mp.py.
 import json
 import os
 
