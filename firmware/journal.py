@@ -177,19 +177,6 @@ def _fmt_line(v):
     return ("%s %08x\n" % (body, _crc(body.encode()))).encode()
 
 
-def _first(path):
-    # The seq of the first record of file path, or -1.
-    text = _read(path)
-    if text:
-        body = _check(text[:text.find(b"\n") + 1])
-        if body is not None:
-            try:
-                return int(body.split(" ", 1)[0])
-            except ValueError:
-                pass
-    return -1
-
-
 def layout(root, names):
     """(layout, files a folder) of the journal in folder root, whose names are `names`: from
     its "fmt" file; else (a journal written before there was one: layout -1; the file there
@@ -545,11 +532,7 @@ class Journal:
             if _exists(pack):
                 first = seq - seq % np
                 try:
-                    f = open(pack, "rb")
-                except OSError:  # (a folder)
-                    f = None
-                if f is not None:
-                    with f:  # a line at a time: a pack is about 5 KB
+                    with open(pack, "rb") as f:  # a line at a time: a pack is about 5 KB
                         k = first
                         line = f.readline()
                         while line and seq < stop and k < first + np:
@@ -561,6 +544,8 @@ class Journal:
                                 seq += 1
                             k += 1
                             line = f.readline()
+                except OSError:  # (a folder)
+                    pass
                 if seq < stop and seq < first + np:
                     raise Damaged("journal: record %d is unreadable (%s)" % (seq, pack), seq)
                 continue
@@ -697,7 +682,22 @@ class Journal:
         for i in range(len(units) - 1, -1, -1):  # the newest readable record
             first = units[i] >> 1
             size = np if units[i] & 1 else _R
-            path = "%s/p%d" % (root, first // np) if size > _R else self._path(first)
+            if size > _R:  # a pack: read a line at a time
+                n = 0
+                try:
+                    for r in self.records(first, first + np):
+                        last = r
+                        n += 1
+                        if r[2] in "eu":
+                            ev = max(ev, r[0])
+                except Damaged:
+                    self._doubt.append((first + n, first + np - 1))  # (cut there next)
+                if n:
+                    top = last[0]  # pyright: ignore[reportOptionalSubscript]
+                    break
+                _fix().aside(self, "%s/p%d" % (root, first // np))
+                continue
+            path = self._path(first)
             text = _read(path)
             recs, used = parse(text, first) if text else ([], 0)
             if text is not None and not text and i == len(units) - 1 and size == _R:

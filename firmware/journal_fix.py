@@ -2,7 +2,7 @@
 # repair (a damaged or stray file, a gap, a journal without a layout file) and let go after.
 import os
 
-from firmware.journal import _create, _exists, _fmt_line, _ints, _read, parse
+from firmware.journal import Damaged, _check, _create, _exists, _fmt_line, _ints, _read, parse
 
 _R = 4  # records a file (journal._R, a const there: not a name MicroPython keeps)
 
@@ -10,10 +10,8 @@ _R = 4  # records a file (journal._R, a const there: not a name MicroPython keep
 def detect(root, names):
     # Files a folder of a journal written before the layout file: where its records are (16 in
     # layout 1: a pack's first record 64n, e<n>/<m> from (16n + m) * 4; else 12).
-    from firmware.journal import _first
-
     for n in _ints(names, "p"):
-        if not n and len(parse(_read(root + "/p0") or b"", 0)[0]) > 48:
+        if not n and _has(root + "/p0", 48):  # a 49th record
             return 16
         s = _first("%s/p%d" % (root, n))
         if n and s == 64 * n:
@@ -34,6 +32,27 @@ def detect(root, names):
     return 12  # (fewer than 48 records: both lay them out alike)
 
 
+def _first(path):
+    # The seq of the first record of file path (its first line read), or -1.
+    try:
+        with open(path, "rb") as f:
+            body = _check(f.readline())
+        return int(body.split(" ", 1)[0]) if body else -1
+    except (OSError, ValueError):
+        return -1
+
+
+def _has(path, i):
+    # Is line i of file path (read a line at a time) the good record seq i?
+    try:
+        with open(path, "rb") as f:
+            for _ in range(i):
+                f.readline()
+            return bool(parse(f.readline(), i)[0])
+    except OSError:
+        return False
+
+
 def stamp(j, v, names):
     # A journal without a readable layout file gets one, saying what its records were found to
     # be (2: 12 files a folder, read as 3), so that later damage can't make it look like another
@@ -49,8 +68,12 @@ def stamp(j, v, names):
 
 def whole(j, n):
     # Does pack p<n> hold its folder's records, all readable?
-    text = _read("%s/p%d" % (j.root, n))
-    return bool(text) and len(parse(text, n * j._np)[0]) == j._np
+    try:
+        for _ in j.records(n * j._np, n * j._np + j._np):  # (read from the pack: it is there)
+            pass
+    except Damaged:
+        return False
+    return True
 
 
 def cut_at(j, x):
@@ -66,17 +89,10 @@ def cut_at(j, x):
             continue
         path = "%s/p%d" % (root, n)
         if n * np < x:
-            text = _read(path) or b""
-            pos = 0
-            for m in range((x - n * np + _R - 1) // _R):
-                end = pos
-                for _ in range(min(_R, x - (n * nf + m) * _R)):
-                    end = text.find(b"\n", end) + 1
-                small = "%s/e%d/%d" % (root, n, m)
-                if not _exists(small):
-                    with _create(small, "wb") as f:
-                        f.write(text[pos:end])
-                pos = end
+            try:
+                _unpack(root, path, n, n * np, x)
+            except OSError:
+                pass  # (a folder: nothing to keep)
         if n * np <= x:
             j._doubt.append((x, n * np + np - 1))
         aside(j, path)
@@ -104,6 +120,28 @@ def cut_at(j, x):
             else:
                 aside(j, path)
     j.head = j._top = x - 1
+
+
+def _unpack(root, path, n, first, x):
+    # Pack p<n>'s records (from seq first) before x back into folder e<n>'s small files, a line
+    # at a time (a file there already is kept as it is).
+    g = None
+    k = first
+    with open(path, "rb") as f:
+        while k < x:
+            line = f.readline()
+            if not line:
+                break
+            if k % _R == 0:
+                if g is not None:
+                    g.close()
+                small = "%s/e%d/%d" % (root, n, (k - first) // _R)
+                g = None if _exists(small) else _create(small, "wb")
+            if g is not None:
+                g.write(line)
+            k += 1
+    if g is not None:
+        g.close()
 
 
 def aside(j, path):

@@ -110,7 +110,7 @@ def _kind(rel):
 def _damages(data, seed, sample):
     # (name, new bytes or None: deleted, or "dir": a folder in its place) for a file's bytes.
     ends = [i + 1 for i in range(len(data)) if data[i] == 10]
-    starts = [0] + ends[:-1]
+    starts = ([0] + ends[:-1]) if ends else []
     step = max(1, len(starts) // 3) if sample else 1
     for k in range(0, len(starts), step):
         a, b = starts[k], ends[k]
