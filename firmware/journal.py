@@ -148,9 +148,14 @@ def parse(data, first):
 
 
 def _read(path):
+    # The bytes of file path (None if it can't be read, or is longer than any file the journal
+    # writes: a folder's size, on some ports), read at their size: MicroPython's read() would
+    # grow a buffer to get there.
     try:
         with open(path, "rb") as f:
-            return f.read()
+            n = f.seek(0, 2)
+            f.seek(0)
+            return f.read(n) if n < 16384 else None
     except OSError:
         return None
 
