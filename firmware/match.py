@@ -119,7 +119,7 @@ class Match:
         self.s = rules.copy(s0)  # tried on a copy first: nothing is logged before all pass
         try:
             for ev in evs:
-                for e in ev() if callable(ev) else (ev,):
+                for e in ev() if callable(ev) else (ev,):  # type: ignore
                     self.s = rules.apply(self.s, e)
                     todo.append(e)
         finally:

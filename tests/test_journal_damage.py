@@ -83,15 +83,16 @@ def _gold():
         return _GOLD
     root = scratch_dir("damage_gold") + "/m"
     m = Match(Journal(root))
-    by_seq = {-1: None}
+    by_seq = {-1: 0}
     for ev in long_141(110, 21, 9, m=Match()):  # (the generator's own match judges)
         m.apply(ev, False)
         m.log.tidy()
-        by_seq[m.log.head] = _crc(m)
+        by_seq[m.log.head] = _crc(m)  # pyright: ignore[reportAttributeAccessIssue]
     m.log.close()
     # the open folder's pack as a power cut leaves it (written along with its records)
     _write(root + "/p2.new", b"".join(_read("%s/e2/%d" % (root, k)) for k in range(4)))
-    _GOLD.update(root=root, by_seq=by_seq, head=m.log.head, files=_files(root))
+    head = m.log.head  # pyright: ignore[reportAttributeAccessIssue]
+    _GOLD.update(root=root, by_seq=by_seq, head=head, files=_files(root))
     return _GOLD
 
 
@@ -407,9 +408,9 @@ def test_an_unfinished_group_is_dropped_and_a_finished_one_undone_whole():
     assert m.state() == before
     # the group's last record torn off: the whole group goes, and it is no loss
     m.apply_all([made, made, miss])
-    head = m.log.head
+    head = m.log.head  # pyright: ignore[reportAttributeAccessIssue]
     m.log.close()
-    path = m.log._path(head)
+    path = m.log._path(head)  # pyright: ignore[reportAttributeAccessIssue]
     data = _read(path)
     lines = data.split(b"\n")[:-1]
     _write(path, b"".join(x + b"\n" for x in lines[:-1]))  # as if the last never came
