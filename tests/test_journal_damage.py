@@ -423,3 +423,36 @@ def test_an_unfinished_group_is_dropped_and_a_finished_one_undone_whole():
     m2 = Match(Journal(root).open())
     m2.rebuild()
     assert m2.state() == m.state() and len(m2.log) == n - 1
+
+
+def test_the_pc_reader_knows_both_layouts_and_leaves_out_an_action_cut_short():
+    from host_tools import journal_read
+
+    root = scratch_dir("reader_old") + "/m"
+    r = _old_journal(root, _events(75, 5))
+    got = journal_read.read_journal(root)
+    assert got.stop is None and got.events == r.events
+    root = scratch_dir("reader_group") + "/m"
+    m = Match(Journal(root))
+    ref = Match()
+    for ev in long_141(20, 9, m=Match()):
+        m.apply(ev, False)
+        ref.apply(ev, False)
+    before = ref.events
+    made = {"t": "shot", "first": 1, "pots": [1], "call": 1, "made": True, "rail": True}
+    m.apply_all([made, made, made])
+    m.log.close()
+    assert journal_read.read_journal(root).events == before + [made] * 3
+    head = m.log.head  # pyright: ignore[reportAttributeAccessIssue]
+    path = m.log._path(head)  # pyright: ignore[reportAttributeAccessIssue]
+    lines = _read(path).split(b"\n")[:-1]
+    _write(path, b"".join(x + b"\n" for x in lines[:-1]))
+    got = journal_read.read_journal(root)
+    assert got.stop is None and got.events == before and "cut short" in got.notes[-1]
+    j = Journal(root).open()
+    m = Match(j)
+    m.rebuild()
+    m.apply(made, False)  # after the action left out, the match goes on
+    m.log.close()
+    got = journal_read.read_journal(root)
+    assert got.stop is None and got.events == before + [made]
