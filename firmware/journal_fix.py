@@ -1,8 +1,10 @@
 # The journal's repairs (firmware/journal.py), loaded only when Journal.open() finds something to
 # repair (a damaged or stray file, a gap, a journal without a layout file) and let go after.
-import os
+from firmware import journal
+from firmware.journal import Damaged, _check, _create, _exists, _fmt_line, _ints, _open, _read
+from firmware.journal import parse
 
-from firmware.journal import Damaged, _check, _create, _exists, _fmt_line, _ints, _read, parse
+# (Files and folders through the journal's own os and open: a test may give it others.)
 
 _R = 4  # records a file (journal._R, a const there: not a name MicroPython keeps)
 
@@ -20,7 +22,7 @@ def detect(root, names):
             return 12
     for n in _ints(names, "e"):
         try:
-            ms = _ints(os.listdir("%s/e%d" % (root, n)), "")
+            ms = _ints(journal.os.listdir("%s/e%d" % (root, n)), "")
         except OSError:
             continue
         for m in ms:
@@ -35,7 +37,7 @@ def detect(root, names):
 def _first(path):
     # The seq of the first record of file path (its first line read), or -1.
     try:
-        with open(path, "rb") as f:
+        with _open(path, "rb") as f:
             body = _check(f.readline())
         return int(body.split(" ", 1)[0]) if body else -1
     except (OSError, ValueError):
@@ -45,7 +47,7 @@ def _first(path):
 def _has(path, i):
     # Is line i of file path (read a line at a time) the good record seq i?
     try:
-        with open(path, "rb") as f:
+        with _open(path, "rb") as f:
             for _ in range(i):
                 f.readline()
             return bool(parse(f.readline(), i)[0])
@@ -60,7 +62,7 @@ def stamp(j, v, names):
     if "fmt" in names:
         aside(j, j.root + "/fmt")
     try:
-        with open(j.root + "/fmt", "wb") as f:
+        with _open(j.root + "/fmt", "wb") as f:
             f.write(_fmt_line(v))
     except OSError:
         pass  # (a full flash: found by where its records are next time too)
@@ -83,7 +85,7 @@ def cut_at(j, x):
     root = j.root
     np = j._np
     nf = j._nf
-    names = os.listdir(root)
+    names = journal.os.listdir(root)
     for n in _ints(names, "p"):
         if n * np + np <= x:
             continue
@@ -101,7 +103,7 @@ def cut_at(j, x):
             continue
         d = "%s/e%d" % (root, n)
         try:
-            sub = os.listdir(d)
+            sub = journal.os.listdir(d)
         except OSError:
             continue
         for m in _ints(sub, ""):
@@ -127,7 +129,7 @@ def _unpack(root, path, n, first, x):
     # at a time (a file there already is kept as it is).
     g = None
     k = first
-    with open(path, "rb") as f:
+    with _open(path, "rb") as f:
         while k < x:
             line = f.readline()
             if not line:
@@ -151,26 +153,26 @@ def aside(j, path):
     while _exists(bad):
         k += 1
         bad = "%s.bad%d" % (path, k)
-    os.rename(path, bad)
+    journal.os.rename(path, bad)
     j.moved.append(bad)
 
 
 def cut(j, path, text, used):
     # Keep the good records of path: its whole text moved aside, the good part written anew.
     if used:
-        with open(path + ".tmp", "wb") as f:
+        with _open(path + ".tmp", "wb") as f:
             f.write(text[:used])
     aside(j, path)
     if used:
-        os.rename(path + ".tmp", path)
+        journal.os.rename(path + ".tmp", path)
 
 
 def past(j, ev):
     # Every snapshot written after the last record on flash (see Journal.open): moved aside;
     # the last record there is evidence of.
     root = j.root
-    for n in _ints(os.listdir(root), "s"):
-        for m in _ints(os.listdir("%s/s%d" % (root, n)), ""):
+    for n in _ints(journal.os.listdir(root), "s"):
+        for m in _ints(journal.os.listdir("%s/s%d" % (root, n)), ""):
             e = j._future(16 * n + m, ev)
             ev = ev if e is None else e
     return ev
