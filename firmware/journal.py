@@ -3,9 +3,15 @@
 # and the events after it (fewer than 16), whatever the length of the match.
 #
 # On flash, in the folder `root` (littlefs on a board):
+#   fmt        "journal 3 CRC": the layout (written after record 0). Layout 1 had 16 files a
+#              folder (64 records), 2 is this one without the file; both are read as written
+#              (a journal without the file gets one at open); another is Foreign, left intact.
 #   e<n>/<m>   records seq 48n + 4m .. +3, one line each:  "SEQ DEPTH KIND PAYLOAD CRC\n"
-#              KIND "e" (PAYLOAD: the event's JSON) or "u" (an undo, PAYLOAD "-"); DEPTH is the
-#              number of accepted events after it; CRC the CRC-32 of the line before " CRC".
+#              KIND "e" (PAYLOAD: the event's JSON) or "u" (an undo, PAYLOAD "-"), "g" and "v"
+#              the same when more of their action follows (an action of several events is one
+#              group: open() drops a group whose last record never came, and action() says how
+#              many events one undo takes back); DEPTH is the number of accepted events after
+#              it; CRC the CRC-32 of the line before " CRC".
 #              Four records a file keep each file under littlefs's inline size (512 bytes on a
 #              Pico), so an append commits into the folder's metadata instead of copying a
 #              4 KB data block (a quarter of the erases of one growing file, measured).
@@ -23,8 +29,14 @@
 #              torn snapshot fails its CRC and the window below is used.
 # The record of what happened is never changed: an undo is a record of its own, and a pack is a
 # copy made durable before the files it copies go. A snapshot is valid while no later record
-# went below its depth; recovery checks that, so a power cut between an event and its snapshot
-# costs at most 16 more replays once.
+# went below its depth and it is not past the last record; recovery checks that, so a power
+# cut between an event and its snapshot costs at most 16 more replays once.
+# Damage (Journal.open, firmware/journal_fix.py): the journal resumes the longest run of records
+# it reads in order; unreadable files, and the files after a record it can't read, go aside as
+# NAME.bad. Its evidence of how far the match got costs no writes but the layout file's: a later
+# readable record, a snapshot's SEQ, the next file made ahead (the one before it was full), the
+# layout file (record 0 was written). Records after the last evidence can vanish unsaid (a
+# deleted newest file, littlefs rolling a folder back): at most the three before the next file.
 # A line is built in one reused buffer (its numbers, the payload, the CRC as hex), so that a
 # record allocates no strings but its event's JSON; a file packed is copied through it too.
 import json
