@@ -1,8 +1,17 @@
 # The journal's repairs (firmware/journal.py), loaded only when Journal.open() finds something to
 # repair (a damaged or stray file, a gap, a journal without a layout file) and let go after.
 from firmware import journal
-from firmware.journal import Damaged, _check, _create, _exists, _fmt_line, _ints, _open, _read
-from firmware.journal import parse
+from firmware.journal import (
+    Damaged,
+    _check,
+    _create,
+    _exists,
+    _fmt_line,
+    _ints,
+    _open,
+    _read,
+    parse,
+)
 
 # (Files and folders through the journal's own os and open: a test may give it others.)
 
