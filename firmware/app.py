@@ -199,8 +199,8 @@ def new_controller(layout, lang="en", game="14.1", log=None, store=None, safe=No
             msgs.append(["kept", store.keep(type(e).__name__)])  # pyright: ignore
             log = None
         if log is not None and store is not None:
-            msgs.append(["resumed", len(log), -1 if getattr(log, "unsure", False) else
-                         getattr(log, "lost", 0), _last(log, ctl.match.s)])
+            msgs.append(["resumed", len(log), -1 if log.uncertain else log.lost,
+                         _last(log, ctl.match.s)])
     if msgs:
         ctl.msg = msgs[0] if len(msgs) == 1 else msgs
     return ctl

@@ -3,9 +3,15 @@
 # and the events after it (fewer than 16), whatever the length of the match.
 #
 # On flash, in the folder `root` (littlefs on a board):
+#   fmt        "journal 3 CRC": the layout (written after record 0). Layout 1 had 16 files a
+#              folder (64 records), 2 is this one without the file; both are read as written
+#              (a journal without the file gets one at open); another is Foreign, left intact.
 #   e<n>/<m>   records seq 48n + 4m .. +3, one line each:  "SEQ DEPTH KIND PAYLOAD CRC\n"
-#              KIND "e" (PAYLOAD: the event's JSON) or "u" (an undo, PAYLOAD "-"); DEPTH is the
-#              number of accepted events after it; CRC the CRC-32 of the line before " CRC".
+#              KIND "e" (PAYLOAD: the event's JSON) or "u" (an undo, PAYLOAD "-"), "g" and "v"
+#              the same when more of their action follows (an action of several events is one
+#              group: open() drops a group whose last record never came, and action() says how
+#              many events one undo takes back); DEPTH is the number of accepted events after
+#              it; CRC the CRC-32 of the line before " CRC".
 #              Four records a file keep each file under littlefs's inline size (512 bytes on a
 #              Pico), so an append commits into the folder's metadata instead of copying a
 #              4 KB data block (a quarter of the erases of one growing file, measured).
@@ -23,14 +29,22 @@
 #              torn snapshot fails its CRC and the window below is used.
 # The record of what happened is never changed: an undo is a record of its own, and a pack is a
 # copy made durable before the files it copies go. A snapshot is valid while no later record
-# went below its depth; recovery checks that, so a power cut between an event and its snapshot
-# costs at most 16 more replays once.
+# went below its depth and it is not past the last record; recovery checks that, so a power
+# cut between an event and its snapshot costs at most 16 more replays once.
+# Damage (Journal.open, firmware/journal_fix.py): the journal resumes the longest run of records
+# it reads in order; unreadable files, and the files after a record it can't read, go aside as
+# NAME.bad. Its evidence of how far the match got costs no writes but the layout file's: a later
+# readable record, a snapshot's SEQ, the next file made ahead (the one before it was full), the
+# layout file (record 0 was written). Records after the last evidence can vanish unsaid (a
+# deleted newest file, littlefs rolling a folder back): at most the three before the next file.
 # A line is built in one reused buffer (its numbers, the payload, the CRC as hex), so that a
 # record allocates no strings but its event's JSON; a file packed is copied through it too.
 import json
 import os
 import struct
 import sys
+
+from firmware import unload
 
 try:
     from binascii import crc32
@@ -50,11 +64,22 @@ _S = const(16)  # snapshots a folder
 _B = const(128)  # the line buffer: a record longer than this is written in three pieces
 _I = const(512)  # littlefs's inline size on a Pico (block_size / 8): a file packed is shorter
 _HEX = b"0123456789abcdef"
+_KINDS = ("e", "u", "g", "v")  # an event, an undo; g, v: the same, more of their action follows
+_LAYOUTS = {1: 16, 2: 12, 3: 12}  # the layouts read (files a folder): see the header
+_FMT = const(3)  # the layout written
 _MP = sys.implementation.name == "micropython"  # its files' write(buf, n) writes n bytes
 
 
 class Damaged(ValueError):
-    # A record that should be good is not (a flipped bit, a missing file): where, and what.
+    # A record that should be good is not (a flipped bit, a missing file): Damaged(text, seq),
+    # seq the first record that can't be read.
+    pass
+
+
+class Foreign(OSError):
+    # The folder holds a journal of a layout this firmware doesn't write (its "fmt" file says
+    # which): nothing read, nothing changed. (An OSError: a boot that catches the filesystem's
+    # failures keeps it too; Store archives it.)
     pass
 
 
@@ -127,17 +152,26 @@ def parse(data, first):
             rec = (int(parts[0]), int(parts[1]), parts[2], parts[3])
         except (ValueError, IndexError):
             break
-        if rec[0] != first + len(out) or rec[2] not in ("e", "u"):
+        if rec[0] != first + len(out) or rec[2] not in _KINDS:
             break
         out.append(rec)
         pos = j + 1
     return out, pos
 
 
+def _open(path, mode):
+    return open(path, mode)  # (this module's open: journal_fix's files go through it)
+
+
 def _read(path):
+    # The bytes of file path (None if it can't be read, or is longer than any file the journal
+    # writes: a folder's size, on some ports), read at their size: MicroPython's read() would
+    # grow a buffer to get there.
     try:
         with open(path, "rb") as f:
-            return f.read()
+            n = f.seek(0, 2)
+            f.seek(0)
+            return f.read(n) if n < 16384 else None
     except OSError:
         return None
 
@@ -158,6 +192,34 @@ def _create(path, mode):
         return open(path, mode)
 
 
+def _fmt_line(v):
+    # The line of the layout file: "journal V CRC\n".
+    body = "journal %d" % v
+    return ("%s %08x\n" % (body, _crc(body.encode()))).encode()
+
+
+def layout(root, names):
+    """(layout, files a folder) of the journal in folder root, whose names are `names`: from
+    its "fmt" file; else (a journal written before there was one: layout -1; the file there
+    but unreadable: 0) from where its records are (16 files a folder in layout 1, else 12).
+    Foreign for a layout not read here."""
+    v = -1
+    if "fmt" in names:
+        body = _check(_read(root + "/fmt") or b"")
+        v = 0
+        if body is not None and body.startswith("journal ") and body[8:].isdigit():
+            v = int(body[8:])
+            if v not in _LAYOUTS:
+                raise Foreign("journal: layout %d in %s is not one this firmware reads"
+                              % (v, root))
+            return v, _LAYOUTS[v]
+    from firmware import journal_fix  # (a journal written before: rare, let go after)
+
+    nf = journal_fix.detect(root, names)
+    unload("journal_fix")
+    return v, nf
+
+
 def _ints(names, prefix):
     # The numbers n of the names prefix + str(n), ignoring any other name.
     out = []
@@ -168,8 +230,19 @@ def _ints(names, prefix):
 
 
 class Journal:
-    """The match's accepted events on flash (see the header). Raises Damaged where a record
-    it needs is unreadable; `lost` counts the records cut off the end when it was opened."""
+    """The match's accepted events on flash (see the header).
+
+    open() never raises Damaged: it resumes the longest run of records it can read in order,
+    moves every file it finds unreadable, and every file after a record it can't read, aside
+    as NAME.bad (never deleting one), and says what went: `lost` is the number of records the
+    journal has evidence of (a later record, a snapshot, a pack, the next file made ahead) that
+    it could not resume; `uncertain` is True when a damaged file may have held records past
+    that evidence (more may be lost than `lost` says); `moved` lists the files moved aside. An
+    action's unfinished group of records at the end (a power cut half-way) is dropped, and not
+    counted: it was never shown. Only the filesystem's own failures (OSError from listdir,
+    open or rename, e.g. the folder being a file) and Foreign (a layout this firmware doesn't
+    write, left as it is) come out of open(). After open(), a record it needs that a later
+    read (a deep undo) finds unreadable raises Damaged, changing nothing."""
 
     def __init__(self, root):
         self.root = root
@@ -178,8 +251,14 @@ class Journal:
         self.bw = 0  # the window of the snapshot in RAM: its state is after 16 * bw events
         self.snap = None  # that state as JSON text (None: before the new event)
         self.lines = []  # JSON of the events after it
-        self.lost = 0  # records (or torn pieces) cut off the end at open()
+        self.lost = 0  # records known lost at open() (see the class's doc)
+        self.uncertain = False  # a damaged file at open() may have held more records
         self.moved = []  # files moved aside at open() (they are kept, never deleted)
+        self._nf = _F  # files a folder, and records a folder (the layout's)
+        self._np = _P
+        self._top = -1  # the last record that ends an action (replays stop there)
+        self._gm = 0  # bit j: lines[j]'s record said more of its action follows
+        self._bs = -1  # the seq of the record that brought the match to the snapshot's window
         self._f = None  # the file being appended to, open
         self._fs = -1  # the seq its first record has (or will have)
         self._pf = None  # the folder's p<n>.new, open from its first record (None: copied)
@@ -197,20 +276,23 @@ class Journal:
     def __len__(self):
         return self.depth
 
-    def append(self, ev, state):
+    def append(self, ev, state, more=False):
+        # more: another event of the same action follows (recovery drops an unfinished one).
         self.tidy()
         line = json.dumps(ev, separators=(",", ":"))
         try:
-            self._write(self.depth + 1, "e", line)
+            self._write(self.depth + 1, "g" if more else "e", line)
         except OSError:  # the flash failed or is full: RAM goes back to what flash holds
             self.open()
             raise
         self.depth += 1
         self.lines.append(line)
+        if more:
+            self._gm |= 1 << len(self.lines) - 1
         if self.depth % _K == 0:
             self._snapped(state)
 
-    def pop(self):
+    def pop(self, more=False):
         self.tidy()
         d = self.depth - 1
         if d < 0:
@@ -218,12 +300,41 @@ class Journal:
         base = None
         if d < self.bw * _K:
             base = self._find(d)  # read before anything is written: Damaged changes nothing
-        self._write(d, "u", "-")
+        self._write(d, "v" if more else "u", "-")
         self.depth = d
         if base is None:
             self.lines.pop()
+            self._gm &= (1 << len(self.lines)) - 1
         else:
-            self.bw, self.snap, self.lines = base
+            self.bw, self.snap, self.lines, self._gm, self._bs = base
+
+    def action(self):
+        """The number of events of the last action (an action's records say whether more of it
+        follows): what one press of undo takes back."""
+        n = self.depth
+        j = n - 1 - self.bw * _K
+        k = 1 if n else 0
+        while j > 0 and self._gm >> j - 1 & 1:
+            j -= 1
+            k += 1
+        if j > 0 or not self.bw or not n:
+            return k
+        # The action may begin below the window: the records up to its snapshot's one
+        seq = self._bs
+        d = self.bw * _K
+        if j < 0:  # (the last event is the snapshot's own)
+            seq -= 1
+            d -= 1
+        try:
+            for r in list(self.records(max(0, seq - 15), seq + 1))[::-1]:
+                if r[0] != seq or r[1] != d or r[2] != "g":
+                    break
+                k += 1
+                seq -= 1
+                d -= 1
+        except Damaged:
+            pass
+        return k
 
     def event(self, i):
         j = i - self.bw * _K
@@ -241,7 +352,8 @@ class Journal:
         self.bw = w
         self.snap = json.dumps(state, separators=(",", ":"))
         self.lines.clear()
-        self._due = self.head
+        self._gm = 0
+        self._due = self._bs = self.head
 
     def tidy(self):
         """The writing an event's record leaves for later: its window's snapshot, a full
@@ -283,8 +395,8 @@ class Journal:
         # alongside. tidy() makes them for the next record ahead of it.
         if seq % _R == 0 and self._fs != seq:
             self._let_go()
-        if seq % _P == 0 and self._pf is None:
-            self._pn = seq // _P
+        if seq % self._np == 0 and self._pf is None:
+            self._pn = seq // self._np
             self._pf = open("%s/p%d.new" % (self.root, self._pn), "wb")
         if self._f is None:
             self._f = _create(self._path(seq), "ab")
@@ -295,9 +407,15 @@ class Journal:
         self._ready(seq)
         self._put(self._f, self._pf, seq, depth, ord(kind), payload.encode())
         self._f.flush()  # committed before the display confirms it (the pack: when full)
-        self.head = seq
-        if seq % _P == _P - 1:
-            self._full = seq // _P  # packed by tidy()
+        if seq == 0:  # a new journal: its layout, and evidence that record 0 was written
+            try:
+                with open(self.root + "/fmt", "wb") as f:
+                    f.write(_fmt_line(_FMT))
+            except OSError:
+                pass  # (read by where its records are)
+        self.head = self._top = seq
+        if seq % self._np == self._np - 1:
+            self._full = seq // self._np  # packed by tidy()
 
     def _put(self, f, g, a, b, kind, data):
         # Write the line "A B [KIND ]DATA CRC\n" (kind: a byte, 0 for none; data: bytes) to f
@@ -355,13 +473,13 @@ class Journal:
         if pf is None:  # copied (the journal was opened after the folder's first record)
             ok = True
             with open(new, "wb") as out:
-                for m in range(_F):
+                for m in range(self._nf):
                     ok = ok and self._copy("%s/%d" % (d, m), out)
             if not ok:  # something there is not as written: keep the small files
                 os.remove(new)
                 return
             os.rename(new, path)
-        for m in range(_F):  # (by name: listing the folder would allocate its names)
+        for m in range(self._nf):  # (by name: listing the folder would allocate its names)
             os.remove("%s/%d" % (d, m))
         try:
             os.rmdir(d)
@@ -424,29 +542,33 @@ class Journal:
         return self._dir
 
     def _path(self, seq):
-        return "%s/%d" % (self._folder(seq // _P), seq // _R % _F)
+        return "%s/%d" % (self._folder(seq // self._np), seq // _R % self._nf)
 
     def records(self, start, stop):
         """The records with seq start .. stop - 1, in order (Damaged if one is unreadable)."""
         seq = start
+        np = self._np
         while seq < stop:
-            pack = "%s/p%d" % (self.root, seq // _P)
+            pack = "%s/p%d" % (self.root, seq // np)
             if _exists(pack):
-                with open(pack, "rb") as f:  # a line at a time: a pack is about 5 KB
-                    first = seq - seq % _P
-                    k = first
-                    line = f.readline()
-                    while line and seq < stop and k < first + _P:
-                        if k >= seq:
-                            recs = parse(line, k)[0]
-                            if not recs:
-                                break
-                            yield recs[0]
-                            seq += 1
-                        k += 1
+                first = seq - seq % np
+                try:
+                    with open(pack, "rb") as f:  # a line at a time: a pack is about 5 KB
+                        k = first
                         line = f.readline()
-                if seq < stop and seq % _P:
-                    raise Damaged("journal: record %d is unreadable (%s)" % (seq, pack))
+                        while line and seq < stop and k < first + np:
+                            if k >= seq:
+                                recs = parse(line, k)[0]
+                                if not recs:
+                                    break
+                                yield recs[0]
+                                seq += 1
+                            k += 1
+                            line = f.readline()
+                except OSError:  # (a folder)
+                    pass
+                if seq < stop and seq < first + np:
+                    raise Damaged("journal: record %d is unreadable (%s)" % (seq, pack), seq)
                 continue
             first = seq - seq % _R
             text = _read(self._path(seq))
@@ -457,46 +579,63 @@ class Journal:
                 yield r
                 seq += 1
             if seq < stop and len(recs) < _R:
-                raise Damaged("journal: record %d is unreadable (%s)" % (seq, self._path(seq)))
+                raise Damaged("journal: record %d is unreadable (%s)" % (seq, self._path(seq)),
+                              seq)
 
     def _snapshot(self, w):
-        # (seq, state JSON) of window w's snapshot on flash, or None if missing or bad.
+        # (seq, state JSON) of window w's snapshot on flash, or None if missing or bad (a bad
+        # one is moved aside: tidy() would write over it).
         if w == 0:
             return -1, None
-        text = _read("%s/s%d/%d" % (self.root, w // _S, w % _S))
+        path = "%s/s%d/%d" % (self.root, w // _S, w % _S)
+        text = _read(path)
         body = _check(text) if text else None
-        if body is None:
-            return None
-        parts = body.split(" ", 2)
-        try:
-            if int(parts[1]) != w * _K:
-                return None
-            return int(parts[0]), parts[2]
-        except (ValueError, IndexError):
-            return None
+        if body is not None:
+            parts = body.split(" ", 2)
+            try:
+                if int(parts[1]) == w * _K and len(parts) == 3:
+                    return int(parts[0]), parts[2]
+            except ValueError:
+                pass
+        if text is not None or _exists(path):
+            _fix().aside(self, path)
+        return None
 
     def _window(self, w, depth):
-        # (w, snapshot JSON, event lines) for `depth` events from window w's snapshot, or None
-        # if it is missing or stale (a later record went below it).
+        # (w, snapshot JSON, event lines, their group bits, the snapshot's seq) for `depth`
+        # events from window w's snapshot, or None if it is missing or stale (a later record
+        # went below it, or it is past the last record). An undo leaves the lines above it
+        # until an event replaces them: an unfinished group of undos dropped at open() is
+        # then as if never written.
         got = self._snapshot(w)
         if got is None:
             return None
         seq, snap = got
+        if seq > self._top:
+            return None
         low = w * _K
         lines = []
-        for _, d, kind, payload in self.records(seq + 1, self.head + 1):
-            if d < low or kind == "e" and d == low:
+        gm = 0
+        for s, d, kind, payload in self.records(seq + 1, self._top + 1):
+            if d < low or kind in "eg" and d == low:
                 return None
-            if kind == "e":
+            if kind in "eg":
+                if d - 1 - low > len(lines) and d <= depth + 1:
+                    raise Damaged("journal: record %d skips events" % s, s)
                 del lines[d - 1 - low:]
+                gm &= (1 << d - 1 - low) - 1
                 if d <= depth:  # (deeper ones are undone before depth: not kept meanwhile)
                     lines.append(payload)
-            else:
-                del lines[d - low:]
+                    if kind == "g":
+                        gm |= 1 << d - 1 - low
+            elif d > low + len(lines) and d <= depth:
+                raise Damaged("journal: record %d undoes events never there" % s, s)
         del lines[depth - low:]
+        gm &= (1 << depth - low) - 1
         if len(lines) != depth - low:
-            raise Damaged("journal: events %d-%d are missing" % (low + len(lines), depth - 1))
-        return w, snap, lines
+            raise Damaged("journal: events %d-%d are missing" % (low + len(lines), depth - 1),
+                          self._top)
+        return w, snap, lines, gm, seq
 
     def _find(self, depth):
         w = depth // _K
@@ -509,68 +648,165 @@ class Journal:
     # ------------------------------------------------------------ recovery
 
     def open(self):
-        """Find the last good record on flash and rebuild the base in RAM; returns self. A
-        torn or corrupted end is cut at the last good record (`lost` says how many lines went,
-        the cut file's old copy is moved aside as NAME.bad); stray temporary files go."""
+        """Find the last good record on flash and rebuild the base in RAM; returns self (see
+        the class's doc for what it says of damage). Stray temporary files go."""
         self.close()
         root = self.root
-        # (A snapshot torn half-way fails its CRC: the window below serves until the next
-        # snapshot of its window writes over it.)
+        self.lost = 0
+        self.uncertain = False
+        self.moved = []
+        self._doubt = []  # (first, last) seq a damaged file could have held
         names = os.listdir(root)
-        packs = _ints(names, "p")
+        v, nf = layout(root, names)
+        ev = 0 if v > 0 else -1  # the last record there is evidence of (the layout file is
+        # written after record 0)
+        if v < 1 and (_ints(names, "e") or _ints(names, "p")):
+            _fix().stamp(self, 1 if nf == 16 else 2, names)  # (no evidence: a new journal
+            names = os.listdir(root)  # cut before its first record has folders too)
+        self._nf = nf
+        np = self._np = nf * _R
         for name in names:
             if name.endswith(".new"):  # a pack that was not renamed into place
-                os.remove(root + "/" + name)
-        folders = _ints(names, "e")
-        for n in folders:  # the rename was done; the copied folder had not gone yet
-            if n in packs:
-                remove_tree("%s/e%d" % (root, n))
-        folders = [n for n in folders if n not in packs]
-        self.head = -1
-        self.depth = 0
-        for n in sorted(folders, reverse=True):
+                remove_tree(root + "/" + name)
+        for n in _ints(names, "s"):
+            if not os.stat("%s/s%d" % (root, n))[0] & 0x4000:  # a file where snapshots go
+                _fix().aside(self, "%s/s%d" % (root, n))
+        packs = _ints(names, "p")
+        units = [2 * n * np + 1 for n in packs]  # 2 * first seq, + 1 for a pack
+        for n in _ints(names, "e"):
             d = "%s/e%d" % (root, n)
-            for name in os.listdir(d):  # a cut stopped half-way (see _cut): finish or drop it
+            if n in packs and _fix().whole(self, n):  # the rename was done; the copy had not gone
+                remove_tree(d)
+                continue
+            try:
+                sub = os.listdir(d)
+            except OSError:  # a file where a folder of records goes
+                _fix().aside(self, d)
+                self._doubt.append((n * np, n * np + np - 1))
+                continue
+            for name in sub:  # a cut stopped half-way (see _cut): finish or drop it
                 if name.endswith(".tmp"):
                     if _exists(d + "/" + name[:-4]):
-                        os.remove(d + "/" + name)
+                        remove_tree(d + "/" + name)
                     else:
                         os.rename(d + "/" + name, d + "/" + name[:-4])
-            files = sorted(_ints(os.listdir(d), ""), reverse=True)
-            for m in files:
-                first = (n * _F + m) * _R
-                path = "%s/e%d/%d" % (root, n, m)
-                text = _read(path) or b""
-                recs, used = parse(text, first)
-                if used < len(text):
-                    self._cut(path, text, used)
-                if recs:
-                    self.head = recs[-1][0]
-                    self.depth = recs[-1][1]
+                        sub.append(name[:-4])
+            for m in _ints(sub, ""):
+                if m < nf:
+                    units.append(2 * (n * nf + m) * _R)
+                else:
+                    _fix().aside(self, "%s/%d" % (d, m))  # no record goes there
+        units.sort()
+        ahead = top = -1
+        last = None
+        for i in range(len(units) - 1, -1, -1):  # the newest readable record
+            first = units[i] >> 1
+            size = np if units[i] & 1 else _R
+            if size > _R:  # a pack: read a line at a time
+                n = 0
+                try:
+                    for r in self.records(first, first + np):
+                        last = r
+                        n += 1
+                        if r[2] in "eu":
+                            ev = max(ev, r[0])
+                except Damaged:
+                    self._doubt.append((first + n, first + np - 1))  # (cut there next)
+                if n:
+                    top = last[0]  # pyright: ignore[reportOptionalSubscript]
                     break
-            if self.head >= 0:
+                _fix().aside(self, "%s/p%d" % (root, first // np))
+                continue
+            path = self._path(first)
+            text = _read(path)
+            recs, used = parse(text, first) if text else ([], 0)
+            if text is not None and not text and i == len(units) - 1 and size == _R:
+                ahead = first - 1  # the next file, made ahead: the one before it was full
+                continue
+            if used < len(text or b"") or text is None:
+                self._doubt.append((first + len(recs), first + size - 1))
+                if recs:
+                    _fix().cut(self, path, text, used)
+                else:
+                    _fix().aside(self, path)
+            if recs:
+                last = recs[-1]
+                top = last[0]
+                for r in recs:
+                    if r[2] in "eu":
+                        ev = max(ev, r[0])
                 break
-        if packs and (max(packs) + 1) * _P - 1 > self.head:  # the newest records are packed
-            for r in self.records(max(packs) * _P + _P - 1, max(packs) * _P + _P):
-                self.head, self.depth = r[0], r[1]
-        self.bw, self.snap, self.lines = self._find(self.depth)
+        text = recs = units = None
+        if ahead > top:
+            ev = max(ev, ahead)
+        self.head = self._top = top
+        while True:
+            try:
+                if last is not None and last[2] in "eu":
+                    self.depth = last[1]
+                else:
+                    self._settle()
+                last = None
+                got = self._find(self.depth)
+                break
+            except Damaged as e:
+                _fix().cut_at(self, e.args[1])
+        self.bw, self.snap, self.lines, self._gm, self._bs = got
+        # Snapshots written after the last record on flash (the records that brought them
+        # are lost) are evidence, and go aside: later records would make them look valid.
+        # Where nothing went, they can only be in the windows above the one used.
+        w = self.depth // _K
+        if self.moved or ev > self._top:
+            ev = _fix().past(self, ev)
+        else:
+            if self.bw == w:
+                w += 1
+            while True:
+                e = self._future(w, ev)
+                if e is None:
+                    break
+                ev = e
+                w += 1
+        self.lost = max(0, ev - self._top)
+        for a, b in self._doubt:
+            if a <= ev + 1 and b > ev:
+                self.uncertain = True
+        del self._doubt
+        unload("journal_fix")
         return self
 
-    def _cut(self, path, text, used):
-        # Keep the good records of path: its whole text moved aside, the good part written anew.
-        self.lost += max(1, text.count(b"\n", used))
-        bad = path + ".bad"
-        k = 1
-        while _exists(bad):
-            k += 1
-            bad = "%s.bad%d" % (path, k)
-        if used:
-            with open(path + ".tmp", "wb") as f:
-                f.write(text[:used])
-        os.rename(path, bad)
-        self.moved.append(bad)
-        if used:
-            os.rename(path + ".tmp", path)
+    def _future(self, w, ev):
+        # ev, or the seq of window w's snapshot if it is after the last record on flash (then
+        # moved aside); None if there is none.
+        s = self._snapshot(w) if w else None
+        if s is None:
+            return None
+        if s[0] > self.head:
+            _fix().aside(self, "%s/s%d/%d" % (self.root, w // _S, w % _S))
+            return max(ev, s[0])
+        return ev
+
+    def _settle(self):
+        # From self.head: the last record that ends an action (_top) and its depth; the records
+        # after it (a power cut half-way through an action) are left out. Damaged if one of
+        # them can't be read.
+        top = self.head
+        while top >= 0:
+            lo = top if top == self.head else max(0, top - 3)
+            for r in list(self.records(lo, top + 1))[::-1]:
+                if r[2] in "eu":
+                    self._top = r[0]
+                    self.depth = r[1]
+                    return
+            top = lo - 1
+        self._top = -1
+        self.depth = 0
+
+def _fix():
+    # The repairs' module (firmware/journal_fix.py), loaded when there is something to repair.
+    from firmware import journal_fix
+
+    return journal_fix
 
 
 def remove_tree(path):

@@ -21,11 +21,16 @@ class Log:
     event, a snapshot (every 16 events) included. On a board firmware.journal.Journal takes its
     place (same methods), keeping on flash all but the latest snapshot and the events after it."""
 
-    lost = 0  # (a journal's: records cut off when it was opened)
+    lost = 0  # (a journal's: records lost when it was opened)
+    uncertain = False
 
     def __init__(self):
         self.lines = []      # one JSON line per accepted event, undos taken out
         self.snaps = []      # snaps[i]: the state after (i + 1) * _K events
+        self.more = []       # more[i]: event i's action goes on after it
+
+    def open(self):
+        return self  # (a journal reads itself back from flash)
 
     def close(self):
         pass  # (a journal closes its open file)
@@ -36,15 +41,27 @@ class Log:
     def __len__(self):
         return len(self.lines)
 
-    def append(self, ev, state):
+    def append(self, ev, state, more=False):
+        # more: another event of the same action follows (a journal keeps such an action
+        # whole or not at all through a power cut).
         self.lines.append(_dumps(ev))
+        self.more.append(more)
         if len(self.lines) % _K == 0:
             self.snaps.append(_dumps(state))
 
-    def pop(self):
+    def pop(self, more=False):
         self.lines.pop()
+        self.more.pop()
         while self.snaps and len(self.snaps) * _K > len(self.lines):
             self.snaps.pop()
+
+    def action(self):
+        """The number of events of the last action (0: none)."""
+        n = len(self.lines)
+        k = 1 if n else 0
+        while k < n and self.more[n - 1 - k]:
+            k += 1
+        return k
 
     def event(self, i):
         return json.loads(self.lines[i])
@@ -91,6 +108,54 @@ class Match:
             self.rebuild()   # the state the log holds (the event if it was recorded)
             raise
         self.s = s
+
+    def apply_all(self, evs):
+        """Apply events as one action: all are accepted or none (a refusal leaves the match as
+        it was). An item may be a function returning events, called when its turn comes, so
+        that it sees the state (self.s) as the events before it left it. The log records them
+        as one group, which a journal resumes whole or not at all. Returns how many."""
+        s0 = self.s
+        todo = []
+        self.s = rules.copy(s0)  # tried on a copy first: nothing is logged before all pass
+        try:
+            for ev in evs:
+                for e in ev() if callable(ev) else (ev,):  # type: ignore
+                    self.s = rules.apply(self.s, e)
+                    todo.append(e)
+        finally:
+            self.s = s0
+        n = len(todo)
+        try:
+            for i in range(n):
+                s = rules.apply(self.s, todo[i])
+                self.log.append(todo[i], s, i < n - 1)
+                self.s = s
+        except Exception:
+            self.rebuild()  # the state the log holds (a journal: before the action)
+            raise
+        return n
+
+    def undo_action(self):
+        """Take back the last action whole (log.action() events), as one group of undos;
+        returns how many. Refused (nothing changes) if there is none or a record it needs on
+        flash is unreadable."""
+        k = self.log.action()
+        if len(self.log) - k < 1:
+            raise rules.Refused("A11", "nothing")
+        done = 0
+        try:
+            while done < k:
+                self.log.pop(done < k - 1)
+                done += 1
+        except Exception as e:
+            if done:  # a journal then holds an unfinished group: read back, it is dropped
+                self.log.open()
+            self.rebuild()
+            if isinstance(e, ValueError):  # journal.Damaged
+                raise rules.Refused("A11", "journal")  # noqa: B904 (no "from" on MicroPython)
+            raise
+        self.rebuild()
+        return k
 
     def undo(self):
         """Take back the last accepted event (DESIGN.md); the new event itself stays."""

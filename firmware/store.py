@@ -270,7 +270,7 @@ class Store:
     def _played(self):
         # Whether match/ holds more than one record (read from the listing and the first file,
         # not by opening the journal: quick at Start); anything else in it is kept too.
-        names = os.listdir(self.cur)
+        names = [n for n in os.listdir(self.cur) if n != "fmt"]  # (the journal's layout file)
         if len(names) != 1 or names[0] != "e0":
             return len(names) > 0
         names = os.listdir(self.cur + "/e0")
@@ -528,15 +528,18 @@ class _Soon(Log):
             self.st.finish(to)
         return self.j
 
-    def append(self, ev, state):
+    def append(self, ev, state, more=False):
         j = self.j if self.j is not None or not self.lines else self._to()
         if j is None:  # the new event, or Start's steps failed: RAM only
-            return Log.append(self, ev, state)
-        j.append(ev, state)
+            return Log.append(self, ev, state, more)
+        j.append(ev, state, more)
 
-    def pop(self):
+    def pop(self, more=False):
         j = self._to()
-        return Log.pop(self) if j is None else j.pop()
+        return Log.pop(self, more) if j is None else j.pop(more)
+
+    def action(self):
+        return Log.action(self) if self.j is None else self.j.action()
 
     def open(self):
         if self.j is not None:

@@ -120,44 +120,31 @@ class Controller:
         return True
 
     def _send_all(self, *evs):
-        """Apply events as one step: all are accepted or none (a refusal undoes the rest).
-        An item may be a function returning events, called when its turn comes, so that it
-        sees the table as the events before it left it."""
-        done = 0
+        """Apply events as one step: all are accepted or none (Match.apply_all: journaled as
+        one action, resumed whole or not at all). An item may be a function returning events,
+        called when its turn comes, so that it sees the table as the events before it left
+        it."""
         try:
-            for ev in evs:
-                for e in ev() if callable(ev) else (ev,):  # type: ignore
-                    self.match.apply(e, False)
-                    done += 1
+            self.match.apply_all(evs)
         except rules.Refused as e:
-            for _ in range(done):
-                self.match.apply({"t": "undo"}, False)
             self._refused(e)
             return False
-        if done > 1:
-            self.groups += [len(self.match.log), done]
         self._after()
         return True
 
     def _undo(self):
         """Take back the last user action: the events it sent (DESIGN.md undo events, each
-        taking back one accepted event), or one event where that is not known."""
-        g = self.groups
+        taking back one accepted event), as one step (Match.undo_action)."""
         n = len(self.match.log)
-        k = g[-1] if g and g[-2] == n else 1
+        k = self.match.log.action()
         what = "won_rack" if k > 1 else _what(self.match, n - 1)  # (groups: a rack won)
-        done = 0
         try:
-            while done < k:
-                self.match.apply({"t": "undo"}, False)
-                done += 1
+            self.match.undo_action()
         except rules.Refused as e:
             self._refused(e)
-        if done:
-            if k > 1:
-                del g[-2:]
-            self._after()
-            self.msg = ["undone_x", what] if what else ["undone"]
+            return
+        self._after()
+        self.msg = ["undone_x", what] if what else ["undone"]
 
     # ------------------------------------------------------------ shots
 

@@ -7,8 +7,11 @@
     python -m host_tools.journal_read DIR --events print the effective events of every match in DIR
 
 A journal folder (match/ or hist/<n>/) holds records "SEQ DEPTH KIND PAYLOAD CRC", four to a file
-e<n>/<m>, twelve files a folder (a full one packed into p<n>); KIND "e" is an accepted event,
-"u" an undo (it takes back the last accepted event). The records are read with firmware.journal's
+e<n>/<m>, twelve files a folder (sixteen in layout 1; its file "fmt" names the layout, see
+firmware.journal.layout) and a full one packed into p<n>; KIND "e" is an accepted event, "u" an
+undo (it takes back the last accepted event), "g" and "v" the same with more of their action to
+follow: an action whose records stop before its last one (a power cut) is left out, as the board
+leaves it out. The records are read with firmware.journal's
 own parse() and CRC check, in order from seq 0, and replayed into the list of effective events.
 Reading stops at the first record that is torn (the power went while it was written), corrupted
 (its CRC does not match), out of order or missing (a file is gone); what was read before it is
@@ -34,9 +37,8 @@ from firmware import rules
 from firmware.match import Match
 from host_tools import replay
 
-FORMAT = 1  # the journal layout read here: firmware/journal.py's records, kinds "e" and "u"
+FORMAT = 1  # the record format read here: firmware/journal.py's records (kinds e, u, g, v)
 _R = fj._R  # records a file
-_F = fj._F  # files a folder (a full folder is packed into p<n>)
 
 
 class UnknownFormat(ValueError):
@@ -100,8 +102,8 @@ def _numbers(folder, prefix):
     return sorted(fj._ints(names, prefix))
 
 
-def _file_of(k):
-    return "e%d/%d" % (k // _F, k % _F)
+def _file_of(k, nf):
+    return "e%d/%d" % (k // nf, k % nf)
 
 
 def _diagnose(rest, seq):
@@ -124,7 +126,7 @@ def _diagnose(rest, seq):
         parts[3]  # noqa: B018 (it must be there)
     except (ValueError, IndexError):
         return "not a format-%d record (%r)" % (FORMAT, body[:40]), True
-    if kind not in ("e", "u"):
+    if kind not in fj._KINDS:
         return "unknown record kind %r (a newer journal format?)" % kind, True
     return "out of order: record %d where %d belongs" % (got, seq), False
 
@@ -152,6 +154,10 @@ def read_journal(folder, name=None):
     out = Read(folder, "journal", name or _name_of(folder))
     if not os.path.isdir(folder):
         raise NotARecord("%s: no such folder" % folder)
+    try:
+        _F = fj.layout(folder, os.listdir(folder))[1]  # files a folder
+    except fj.Foreign as e:
+        raise UnknownFormat("%s: %s" % (folder, e)) from None
     files = []
     why = fj._read(os.path.join(folder, "damaged"))  # (firmware.store.Store.keep)
     if why is not None:
@@ -175,10 +181,11 @@ def read_journal(folder, name=None):
         return out
     last = max(files)
     stack = []
+    run = None  # (its first seq, the events before it) of an action not yet whole
     seq = 0
     pack = (None, [])  # (n, its lines) of the pack read last
     for k in range(last + 1):
-        rel = _file_of(k)
+        rel = _file_of(k, _F)
         data = None
         if k // _F in packs:  # the folder's 48 records packed into one file
             if pack[0] != k // _F:
@@ -196,12 +203,21 @@ def read_journal(folder, name=None):
             break
         recs, used = fj.parse(data, k * _R)
         for rseq, depth, kind, payload in recs:
-            want = len(stack) + 1 if kind == "e" else len(stack) - 1
+            ev_kind = kind in "eg"
+            want = len(stack) + 1 if ev_kind else len(stack) - 1
+            if depth != want and run is not None and \
+                    depth == len(run[1]) + (1 if ev_kind else -1):
+                stack = list(run[1])  # the action before was cut short: left out
+                out.notes.append("an action cut short before record %d is left out" % rseq)
+                run = None
+                want = depth
             if depth != want:
                 out.stop = Stop(rel, "depth %d does not follow (%d expected)" % (depth, want),
                                 rseq)
                 break
-            if kind == "e":
+            if kind in "gv" and run is None:
+                run = (rseq, list(stack))  # an action of several records begins
+            if ev_kind:
                 try:
                     ev = json.loads(payload)
                     fevents.check(ev)
@@ -217,6 +233,8 @@ def read_journal(folder, name=None):
             else:
                 stack.pop()
                 out.undos += 1
+            if kind in "eu":
+                run = None  # the action is whole
             out.records += 1
             seq = rseq + 1
         if out.stop is not None:
@@ -231,6 +249,9 @@ def read_journal(folder, name=None):
             out.stop = Stop(rel, "records %d-%d are missing (the file holds %d of %d)"
                             % (seq, k * _R + 3, len(recs), _R), seq)
             break
+    if run is not None:  # the last action's records stop before its end: left out
+        out.notes.append("the last action (from record %d) was cut short: left out" % run[0])
+        stack = run[1]
     out.events = stack
     return out
 

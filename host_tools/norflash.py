@@ -242,10 +242,11 @@ class File:
 
     def read(self, n=-1):
         size = self.shim.call(lfs.file_size, self.fh) - self.shim.call(lfs.file_tell, self.fh)
-        if 0 <= n < size:
-            size = n
-        data = self.shim.call(lfs.file_read, self.fh, size)
+        data = self.shim.call(lfs.file_read, self.fh, size if n < 0 else min(n, size))
         return data if self.binary else data.decode()
+
+    def seek(self, off, whence=0):
+        return self.shim.call(lfs.file_seek, self.fh, off, whence)
 
     def readinto(self, buf):
         data = self.shim.call(lfs.file_read, self.fh, len(buf))

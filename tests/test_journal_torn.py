@@ -28,10 +28,14 @@ class MemFile:
         self.fs.files[self.path] = self.fs.files[self.path] + data
         return len(data)
 
-    def read(self):
-        data = self.fs.files[self.path][self.pos:]
+    def read(self, n=-1):
+        data = self.fs.files[self.path][self.pos:None if n < 0 else self.pos + n]
         self.pos += len(data)
         return data if "b" in self.mode else data.decode()
+
+    def seek(self, off, whence=0):
+        self.pos = off + (len(self.fs.files[self.path]) if whence == 2 else 0)
+        return self.pos
 
     def readinto(self, buf):
         data = self.fs.files[self.path][self.pos:self.pos + len(buf)]

@@ -301,14 +301,15 @@ def test_one_D_takes_back_the_menus_won_rack():
     assert st(c) == before
 
 
-def test_undo_after_a_restart_takes_back_one_event_a_press():
+def test_undo_after_a_restart_still_takes_back_the_whole_action():
     c = _p2_cleared()
-    press(c, "long:P2")
     n = len(c.match.log)
+    press(c, "long:P2")                     # P2 won the rack: P1's miss and P2's 8, one action
+    assert len(c.match.log) == n + 2
     r = Controller("buttons", "en", "8ball")
-    r.restore(c.match.log)                  # a soft restart: the action's size is not kept
+    r.restore(c.match.log)                  # a soft restart: the log keeps the action's size
     press(r, "UNDO")
-    assert len(r.match.log) == n - 1 and r.msg[0] in ("undone", "undone_x")
+    assert len(r.match.log) == n and r.msg[0] in ("undone", "undone_x")
 
 
 def test_undo_right_after_the_lag_takes_back_the_lag():
