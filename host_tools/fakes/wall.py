@@ -146,6 +146,9 @@ def _scan(masks, names, x0):
                     break
             if hit:
                 break
+        if hit is None and x + 1 < n and masks[x] == masks[x + 1] == 0x18 and (
+                x + 2 == n or not masks[x + 2]):
+            hit = ("big", "-", 2)  # the narrow minus of a score below -99
         if hit is None and x + 1 < n and masks[x] == masks[x + 1] == 0x20:
             hit = ("small", "-", 2)  # the dash of a handicap race
         if hit is None:
