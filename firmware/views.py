@@ -4,9 +4,11 @@
 # (scores, shooter, fouls, ball in hand);
 # "wall" -> the wall panel's list of ints (firmware/wall_view.py).
 # Pure functions: no drivers, no time, no I/O. Priorities where rows are short: scores and shooter
-# first, then pending choice > key fault > refusal/message > who breaks / ball in hand > warnings
-# > push out allowed > shot entry > note > game lines > hints; every alert gets one row before any
-# gets more, a pending choice all of its rows first (_place). The 16x2 LCD turns pages.
+# first, then pending choice > key fault > match over > who breaks / ball in hand > why the rack
+# ended, rack and spotting instructions > refusal/message > warnings > push out allowed > shot
+# entry > the rest of the note (rack winner, foul) > game lines > hints; every alert gets one row
+# before any gets more, a pending choice all of its rows first (_place). The 16x2 LCD turns
+# pages.
 from firmware import lang, rules
 
 _KINDS = {"oled": (16, 8), "lcd20": (20, 4), "lcd16": (16, 2)}
@@ -214,6 +216,7 @@ def _choice_opts(model):
     opts = list(pend["options"])
     if "rerack" in opts:
         opts.append("rerack_other")
+    opts.append("next")  # (the buttons: one option shown, a key to the next)
     return opts
 
 
@@ -298,9 +301,20 @@ def _note_alerts(model, w):
     return out
 
 
-def _alerts(model, w):
-    """Alert groups by priority: [(lines, compact line, rows to draw inverted)]. What the last
-    event did (the note) follows them: _note_alerts."""
+def _table_notes(model):
+    # How many of _note_alerts' first alerts say what the table needs: why the rack ended, the
+    # rack instruction, the balls to spot.
+    note = model["s"]["note"] if model.get("s") else None
+    n = 0
+    for k in ("end", "rack", "spot"):
+        if note and note.get(k):
+            n += 1
+    return n
+
+
+def _alerts(model, w, table=()):
+    """Alert groups by priority: [(lines, compact line, rows to draw inverted)]; table: what
+    the table needs after the last event (_note_alerts), after ball in hand."""
     st = model["state"]
     out = []
     pend = st["pending"]
@@ -313,12 +327,16 @@ def _alerts(model, w):
     if f:
         t = _tx(model, "stuck" if f[0] == "stuck" else "chatter", f[1])
         out.append(([t, _tx(model, "ignored")], t, 1))
-    m = _message(model, w)
-    if m:
-        out.append(m)
+    if st["winner"] is not None:
+        t = _tx(model, "wins", _name(model, st["winner"]))
+        out.append(([_tx(model, "over"), t], t, 1))
     t = _status(model)
     if t:
         out.append(([t], t, 0))
+    out.extend(table)
+    m = _message(model, w)
+    if m:
+        out.append(m)
     for i in (0, 1):  # (the player rows mark a warned player too: "F2!")
         if _warned(model, i):
             t = _tx(model, "warn", st["players"][i]["name"])
@@ -338,9 +356,6 @@ def _alerts(model, w):
         else:  # the ball the referee named as hit first ("#A")
             h = _tx(model, "hit_n", hit)
             out.append((wrap(t, w) + [h], t + " " + h, 0))
-    if st["winner"] is not None:
-        t = _tx(model, "wins", _name(model, st["winner"]))
-        out.append(([_tx(model, "over"), t], t, 1))
     return out
 
 
@@ -469,15 +484,17 @@ def _hints_line(model, w):
 
 def _game_screen(model, w, h, page=0):
     st = model["state"]
-    alerts = _alerts(model, w)
+    notes = _note_alerts(model, w)
+    if h >= 8 and st["winner"] is not None:
+        return _over_oled(model, w, notes)
+    k = _table_notes(model)
+    alerts = _alerts(model, w, notes[:k])
+    notes = notes[k:]
     ask = model.get("mode") == "lag" and st["shooter"] is None
     if ask:
         items = _hint_items(model, ("lag0", "lag1"))
         alerts.insert(0, ([_tx(model, "lag_q")] + pack(items, w), " ".join(items), 1))
     ask = ask or st["pending"]  # alerts[0] is the question the next shot waits on
-    notes = _note_alerts(model, w)
-    if h >= 8 and st["winner"] is not None:
-        return _over_oled(model, w, notes)
     alerts.extend(notes)
     if h >= 8:
         return _oled_play(model, w, h, alerts, ask)
@@ -495,12 +512,15 @@ def _game_screen(model, w, h, page=0):
         lines.extend(al)
         return _cut(lines, w, h), [], []
     # more than two rows of alerts: names and scores on one row; a question as its chooser's
-    # name and the options' keys ("P2: 1=Accept 2=Kitchen ..."), on every row if it needs them
-    # (the chooser is the one to shoot next)
+    # name and the options' keys ("P2: 1=Accept 2=Kitchen ..."), on every row if it needs them,
+    # or they and what the table needs (the chooser is the one to shoot next)
     lines = [_both_row(model, w)]
+    # (its "F2!" says who is warned: the warnings' rows go to the other alerts)
+    warned = [_tx(model, "warn", p["name"]) for p in st["players"]]
+    alerts = [a for a in alerts if a[1] not in warned]
     if ask:
         q = _ask_rows(model, w, alerts[0])
-        if len(q) > h - 1:
+        if len(q) > h - 1 or (len(q) == h - 1 and k):  # (or the balls to spot would go)
             lines = []
         alerts[0] = (q, q[0], 1)
     al = _place(alerts, h - len(lines), bool(ask))[0]
