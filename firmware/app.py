@@ -28,7 +28,8 @@ class Hardware:
     # What the app gets: display driver, input, watchdog (or None), reset (or None), and the kinds.
     def __init__(self, display, input, kind, layout, wdt=None, reset=None, lang="en", wall=None):
         self.display = display
-        self.wall = wall  # a second display, a wall panel (drivers.neopanel/matrix), or None
+        # a second display: a wall panel (drivers.neopanel/matrix), the digits (drivers.digits)
+        self.wall = wall
         self.input = input
         self.kind = kind  # display kind of the profile ("oled", "sh1106", "lcd20", ...)
         self.view = "oled" if kind == "sh1106" else kind  # what views.render is asked for
@@ -90,7 +91,7 @@ class App:
             show(self.hw.display, r)
             r = None
             if wall is not None:
-                wv = views.render(m, "wall")
+                wv = views.render(m, getattr(wall, "view", "wall"))  # (the digits': theirs)
                 m = None
                 wall.show(wv)
             ctl.match.log.tidy()  # what the journal's record left for later, screens out

@@ -684,8 +684,8 @@ def _item_line(model, it, sel, w=16):
         else:
             v = str(value)
         if field or v not in text:  # a menu row may name its rule already ("Touch G5.4")
-            # "Player 1: Furkan", or "Player 1 Furkan" where the row is one column short
-            sep = ": " if len(text) + len(v) + 3 <= w else " "
+            # "Player 1: Furkan", or "Player 1:Furkan" where the row is one column short
+            sep = ": " if len(text) + len(v) + 3 <= w else (":" if field else " ")
             text = (text + sep + v) if text else v
     return (">" if sel else " ") + text
 
