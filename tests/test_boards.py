@@ -8,11 +8,10 @@ from typing import Any
 import pytest
 from apprig import FakeWdt
 
+from firmware import views
 from host_tools import fakes
 from host_tools.fakepins import FakeMatrix
 from host_tools.fakes.max7219 import decode_max7219
-
-from firmware import views
 
 ROOT = Path(__file__).resolve().parent.parent
 BOARDS = ["pico", "esp32_devkit"]

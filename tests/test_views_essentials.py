@@ -1,16 +1,17 @@
 # State -> screen, for everything the next shooter needs, on every display: over random legal
 # event streams of all three games (and random keys among them), at every step, the screen is
 # drawn by the real drivers on fake buses and read back by host_tools.fakes' decoders, as a
-# referee would read it, on the OLED, the SH1106, the 20x4 and 16x2 LCDs and the MAX7219 digits,
-# with a wall panel beside the OLED (NeoPixel) and the SH1106 (MAX7219 matrix), in both
-# languages. Shown fully: every option of a pending choice (with its key) and whose it is; ball
+# referee would read it, on the OLED, the SH1106, the 20x4 and 16x2 LCDs, with a wall panel
+# beside the OLED (NeoPixel) and the SH1106 (MAX7219 matrix) and the MAX7219 digits beside the
+# 16x2, in both languages. Shown fully: every option of a pending choice (with its key) and whose it is; ball
 # in hand and where; the balls to spot; each player's fouls and warnings (C-S7, C-E4, C-N3); the
 # shooter; why the last rack ended (E11, E12.x, N2, C-N1, N11); at match over who won and why.
 # The 16x2 LCD turns pages by itself (the app, every 2.5 s): an item counts as shown on any of
 # its pages, which no key is needed for. The buttons' choice shows one option and the key to the
 # next (which changes nothing in the match): pressing it reaches every option.
 # The digits show the scores, the shooter (a point) and each player's fouls, warning and ball in
-# hand; what else the next shooter needs is on the display beside them (README).
+# hand; what else the next shooter needs is on the display beside them (README: the board does
+# not start with the digits alone).
 import pytest
 from mash import NAMES, Lcg
 
@@ -21,8 +22,13 @@ from host_tools.fakehw import FakeBoard, decoder, screen_text
 
 PAGES = 12  # pages of the 16x2 LCD read at each step (more than any screen has)
 # display kind -> the wall panel beside it
-BOARDS = {"oled": "neopixel", "sh1106": "matrix", "lcd20": None, "lcd16": None, "digits": None}
+BOARDS = {"oled": "neopixel", "sh1106": "matrix", "lcd20": None, "lcd16": "digits"}
 COUNTS = {}  # (game, display) -> states checked, for the report
+
+
+def records(dev):
+    # What a wall's fake device got: a fake SPI bus's records, a fake NeoPixel's frames.
+    return dev.records
 
 
 class Screen:
@@ -64,9 +70,9 @@ class Screen:
             show(self.b.hw.display, r)
             pages.append(self._read() if read else None)
         if self.wall is not None:
-            self.b.hw.wall.show(views.render(md, "wall"))
-            dev = self.b.wall_dev
-            rec = dev.records if hasattr(dev, "records") else dev.writes
+            wall = self.b.hw.wall
+            wall.show(views.render(md, getattr(wall, "view", "wall")))
+            rec = records(self.b.wall_dev)
             self.wall.feed(rec[self.wn:])
             self.wn = len(rec)
         return pages
@@ -88,10 +94,9 @@ def _check(md, sc, pages, t):
     sh = st["shooter"]
     pend = st["pending"]
     note = (md.get("s") or {}).get("note") or {}
-    if kind == "digits":
-        _check_digits(md, pages[0][0], why)
-        return
-    if sc.wall is not None:
+    if BOARDS[kind] == "digits":
+        _check_digits(md, sc.wall.text(), why)
+    elif sc.wall is not None:
         _check_wall(md, sc.wall.read(), why)
     if pend:
         who = p[pend["by"]]["name"]
@@ -126,7 +131,12 @@ def _check(md, sc, pages, t):
         if not f or st["winner"] is not None:
             continue
         if views._warned(md, i):
-            assert t("warn").format(p[i]["name"]) in text or "!" in text, why
+            # the warning by name, the player row's "F2!", or the one-row "-2!" / "1/5!"
+            k = "score" if st["game"] == "14.1" else "racks"
+            g = md["s"]["target" if k == "score" else "race"][i]
+            marks = (t("warn").format(p[i]["name"]), "F%d!" % f, "%d!" % p[i][k],
+                     "%d/%d!" % (p[i][k], g))
+            assert [m for m in marks if m in text], why
         elif not (pend and kind == "lcd20" and rows[0].startswith(p[pend["by"]]["name"] + ":")):
             # (the 20x4's four-option choice takes every row: the counts come back after it)
             assert "F%d" % f in text, why
@@ -153,11 +163,11 @@ def _check_digits(md, d, why):
         v = p[i][k]
         lo, hi = spans[i]
         big = len(str(v)) > hi - lo - 1  # in the status position too
-        digs = pos[lo:hi - 1] if i == 0 and not big else pos[lo + 1:hi] if i == 0 else \
-            (pos[lo:hi - 1] if not big else pos[lo:hi])
-        if i == 0 and not big:
+        if big:
+            digs = pos[lo:hi]
+        elif i == 0:
             digs = pos[lo + 1:hi]
-        if i == 1 and not big:
+        else:
             digs = pos[lo:hi - 1]
         assert "".join([c for c, _ in digs]).strip() == str(v), (i, why)
         assert digs[-1][1] == (st["shooter"] == i), (i, why)  # the shooter's point

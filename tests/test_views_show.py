@@ -3,14 +3,15 @@
 # the reason a rack ended and at match over who won and why, negative three-digit scores on the
 # digits and the wall, the 20x4's key hints in setup and the menu, and some texts.
 import pytest
-from test_views_essentials import Screen
+from test_views_essentials import Screen, records
 from views_models import model, new, play
 
 from firmware import lang, rules, views
 from firmware.app import App
 from firmware.ui import Controller
-from host_tools.fakehw import FakeBoard, decoder, screen_text
+from host_tools.fakehw import FakeBoard, WallDecoder, decoder, screen_text
 from host_tools.fakes import wall as fw
+from host_tools.fakes.lcd import LcdDecoder
 
 ENDS = ("E11", "E12.1", "E12.2", "E12.3", "E12.4", "E12.5", "E12.6", "N2", "C-N1", "N11")
 
@@ -98,12 +99,12 @@ def test_negative_three_digit_scores_on_the_digits_and_the_wall():
         b = FakeBoard("lcd20", "keypad", wall=wall)
         b.hw.wall.show(views.render(md, "wall"))
         dev = b.wall_dev
-        w = decoder(wall).feed(dev.records if hasattr(dev, "records") else dev.writes)
+        w = WallDecoder(wall).feed(records(dev))
         r = w.read()
         assert (r["a"], r["b"]) == ("-104", "99"), fw.art(w.rows())
         m.s["p"][0][rules.SCORE], m.s["p"][1][rules.SCORE] = 99, -104
         b.hw.wall.show(views.render(model(m), "wall"))
-        w.feed(dev.records if hasattr(dev, "records") else dev.writes)
+        w.feed(records(dev))
         r = w.read()
         assert (r["a"], r["b"]) == ("99", "-104"), fw.art(w.rows())
         m.s["p"][0][rules.SCORE], m.s["p"][1][rules.SCORE] = -104, 99
@@ -132,7 +133,7 @@ def test_texts_read_whole():
     assert shown(md, "lcd16")[0] == ">Player 1:Furkan"
     # 14.1 on the OLED: the target named as such, not "Balls 15     /50" ("15 of 50")
     m = play(new("14.1", target=[50, 50]), {"t": "lag", "breaker": 0})
-    assert "Balls 15  Goal 50" in shown(model(m), "oled")
+    assert "Balls 15 Goal 50" in shown(model(m), "oled")
     # the lag on the 20x4: both players' keys whole
     rows = shown(keyed("14.1", "5").model(), "lcd20")
     assert "1=P1 breaks" in rows and "2=P2 breaks" in rows, rows
@@ -144,7 +145,7 @@ def test_the_16x2_turns_its_pages_in_the_app_without_a_key():
     b = FakeBoard("lcd16", "keypad")
     c = keyed("8ball", "5 1 C")
     app = App(b.hw, c)
-    d = decoder("lcd16")
+    d = LcdDecoder(16, 2)
     seen = set()
     for t in range(0, 12000, 500):
         app.step(t)
