@@ -518,6 +518,10 @@ def _game_screen(model, w, h, page=0):
     # (its "F2!" says who is warned: the warnings' rows go to the other alerts)
     warned = [_tx(model, "warn", p["name"]) for p in st["players"]]
     alerts = [a for a in alerts if a[1] not in warned]
+    m = _message(model, w)
+    if m and sum([len(a[0]) for a in alerts]) > h - 1:
+        # (and a message, what a key did, gives its row to the rack and spotting instructions)
+        alerts = [a for a in alerts if a[1] != m[1]]
     if ask:
         q = _ask_rows(model, w, alerts[0])
         if len(q) > h - 1 or (len(q) == h - 1 and k):  # (or the balls to spot would go)

@@ -156,3 +156,19 @@ def test_the_16x2_turns_its_pages_in_the_app_without_a_key():
     for o in ("1=Accept", "2=Kitchen", "3=Re-rack", "4=Re-rack,opp."):
         assert o in text, text
     assert len(c.match.log) == 3  # new, lag, the break: nothing sent by the turning
+
+
+@pytest.mark.parametrize("kind", ["oled", "lcd20", "lcd16"])
+def test_a_rack_instruction_stays_whole_beside_a_message(kind):
+    # C-S4d (A10): the cue ball in the rack area, the 15th ball not: rack 14, cue ball in hand;
+    # then a message on top (an undo's): the instruction keeps all its words.
+    from views_models import BREAK_141, lag, shot
+
+    m = play(new("14.1"), lag(0), BREAK_141,
+             shot(first=1, call=1, pots=list(range(1, 15)), made=True, rail=True,
+                  cue_in_rack=True, ball_in_rack=False))
+    assert m.s["note"]["rack"] == "C-S4d"
+    for code in ("en", "tr"):
+        rows = shown(model(m, code, msg=["undone_x", "made"]), kind)
+        text = " ".join(rows[1::2] if kind == "lcd16" else rows)  # (its pages' second rows)
+        assert "C-S4d " + lang.t(code, "rack_C-S4d") in text, text
