@@ -506,14 +506,14 @@ def _game_screen(model, w, h, page=0):
     if not alerts:
         lines.extend((_info(model, w)[:1] + [_hints_line(model, w)])[:body])
         return lines, [], []
-    if sum([len(a[0]) for a in alerts]) <= body:
-        al = _place(alerts, body)[0]
+    if sum([len(a[0]) for a in alerts]) <= body or (len(alerts) <= body and not ask):
+        al = _place(alerts, body)[0]  # (whole, or a row each)
         lines.extend(_info(model, w)[:body - len(al)])
         lines.extend(al)
         return _cut(lines, w, h), [], []
-    # more than two rows of alerts: names and scores on one row; a question as its chooser's
-    # name and the options' keys ("P2: 1=Accept 2=Kitchen ..."), on every row if it needs them,
-    # or they and what the table needs (the chooser is the one to shoot next)
+    # more than two alerts, or a question: names and scores on one row; a question as its
+    # chooser's name and the options' keys ("P2: 1=Accept 2=Kitchen ..."), on every row if it
+    # needs them, or they and what the table needs (the chooser is the one to shoot next)
     lines = [_both_row(model, w)]
     # (its "F2!" says who is warned: the warnings' rows go to the other alerts)
     warned = [_tx(model, "warn", p["name"]) for p in st["players"]]
