@@ -12,6 +12,7 @@ import time
 
 import pytest
 
+from firmware import lang
 from firmware.app import new_controller
 from firmware.store import Store
 from host_tools import bench_vpico, deploy, sim, vpico
@@ -180,7 +181,7 @@ def test_power_cut_between_shots_resumes_the_match(rig):
     b.power_cut()
     rows = wait_rows(b, _resumed(s))
     rig["figures"]["power cut to resumed screen, wall s"] = time.monotonic() - t0
-    assert "Resumed: %d events" % len(s.runner.app.ctl.match.log) in " ".join(rows), rows
+    assert lang.t("en", "m_resumed").format(len(s.runner.app.ctl.match.log)) in " ".join(rows), rows
     assert board_state(b, rig["tmp"]) == s.state()
     _press(b, s, "B")  # play goes on on the resumed match
     keys.append("B")
