@@ -9,15 +9,21 @@ def build(p, machine):
     from firmware import hw
 
     kind = p["display"]
-    wall = p.get("wall")  # a wall panel besides the display: "neopixel" | "matrix" | None
+    # a second display besides the display: a wall panel "neopixel" | "matrix", the MAX7219
+    # "digits" | None
+    wall = p.get("wall")
     Pin = machine.Pin
     spi = None
-    if kind in _SPI or wall == "matrix":
+    if kind in _SPI or wall in _SPI:
         sid, sck, mosi, cs, hz = p["spi"]
         spi = machine.SPI(sid, baudrate=hz, polarity=0, phase=0, sck=Pin(sck), mosi=Pin(mosi))
     if kind == "digits":
-        scr = hw.display(kind, spi=spi, cs=Pin(p["spi"][3], Pin.OUT, value=1))
-    elif kind in _WALLS:
+        # 8 digits show the scores, the shooter, fouls and ball in hand, not the setup's names,
+        # a choice's options or why a key was refused: they need a display beside them
+        d = hw.display(kind, spi=spi, cs=Pin(p["spi"][3], Pin.OUT, value=1))
+        d.show("no LCd  ")
+        raise ValueError(NO_DIGITS_ALONE)
+    if kind in _WALLS:
         scr = _panel(hw, p, kind, Pin, spi)  # a board with the wall panel only
     else:
         iid, sda, scl, hz = p["i2c"]
@@ -47,6 +53,8 @@ def build(p, machine):
 
 _SPI = ("digits", "matrix")
 _WALLS = ("neopixel", "matrix")
+NO_DIGITS_ALONE = ('display "digits": the MAX7219 digits need a display beside them; set '
+                   '"display" to "oled", "sh1106", "lcd20" or "lcd16" and "wall" to "digits"')
 
 
 def _panel(hw, p, kind, Pin, spi):
@@ -62,4 +70,7 @@ def _panel(hw, p, kind, Pin, spi):
     if kind == "matrix":
         return hw.display(kind, spi=spi, cs=Pin(p["matrix_cs"], Pin.OUT, value=1), size=(w, h),
                           brightness=p["wall_brightness"], wiring=opts)
+    if kind == "digits":  # on the SPI bus with the digits' chip select
+        return hw.display(kind, spi=spi, cs=Pin(p["spi"][3], Pin.OUT, value=1),
+                          brightness=p["wall_brightness"])
     raise ValueError("wall kind: " + str(kind))

@@ -4,10 +4,11 @@
 # and the input-only 34-39 (no pull-ups).
 PROFILE = {
     "board": "esp32_devkit",
-    "display": "oled",  # "oled" (SSD1306) | "sh1106" | "lcd20" | "lcd16" | "digits" (MAX7219)
-    # | "neopixel" | "matrix" (a wall panel as the only display)
+    "display": "oled",  # "oled" (SSD1306) | "sh1106" | "lcd20" | "lcd16"
+    # | "neopixel" | "matrix" (a wall panel as the only display); the MAX7219 digits only as "wall"
     # A wall panel for the players besides the referee's display: None | "neopixel" (WS2812B
-    # matrix) | "matrix" (MAX7219 8x8 modules, 4-in-1 32x8); its size in pixels, brightness 0-15
+    # matrix) | "matrix" (MAX7219 8x8 modules, 4-in-1 32x8) | "digits" (MAX7219 8-digit module,
+    # CS on the "spi" pin below); its size in pixels, brightness 0-15
     # and wiring (boards/README.md: NeoPanel pw, ph, cols, zigzag, flip_x, flip_y; Matrix reverse,
     # flip)
     "wall": None,

@@ -17,6 +17,7 @@ except ImportError:
 
 _ERROR_MS = const(2000)  # how long the error screen stays before the restart (< watchdog timeout)
 _HEALTHY_MS = const(3000)  # a boot is healthy once its app ran this long without an error
+_PAGE_MS = const(2500)  # how long a page of the 16x2 LCD stays before the next
 _PERIOD_MS = const(1)  # loop period: key sampling rate (contact_ms 1: two samples at least)
 
 _SPARE = const(49152)  # the free heap after a collection that collect() fills holes with
@@ -29,7 +30,8 @@ class Hardware:
     # What the app gets: display driver, input, watchdog (or None), reset (or None), and the kinds.
     def __init__(self, display, input, kind, layout, wdt=None, reset=None, lang="en", wall=None):
         self.display = display
-        self.wall = wall  # a second display, a wall panel (drivers.neopanel/matrix), or None
+        # a second display: a wall panel (drivers.neopanel/matrix), the digits (drivers.digits)
+        self.wall = wall
         self.input = input
         self.kind = kind  # display kind of the profile ("oled", "sh1106", "lcd20", ...)
         self.view = "oled" if kind == "sh1106" else kind  # what views.render is asked for
@@ -48,6 +50,9 @@ class App:
         self.kind = kind or hw.view  # what views.render is asked for: oled, lcd20, lcd16, digits
         self.drawn = None  # ctl.version last shown (None: nothing yet)
         self.draws = 0
+        # the 16x2 LCD turns pages of what does not fit its two rows: the page shown, since when
+        self.page = -1 if self.kind == "lcd16" else None
+        self.t_page = 0
         # the wall panel (a second display, or the only one) whose brightness the menus set
         k = self.kind
         self.panel = hw.wall if hw.wall is not None else (
@@ -82,18 +87,25 @@ class App:
             if p is not None and ctl.cfg["bright"] != p.level:
                 p.brightness(ctl.cfg["bright"])
             m = ctl.model()
-            r = views.render(m, self.kind)
+            if self.page is not None:  # a new screen: its first page
+                self.page = 0
+                self.t_page = now
+            r = views.render(m, self.kind, self.page or 0)
             if wall is None:
                 m = None  # the model can be collected while the display draws
             show(self.hw.display, r)
             r = None
             if wall is not None:
-                wv = views.render(m, "wall")
+                wv = views.render(m, getattr(wall, "view", "wall"))  # (the digits': theirs)
                 m = None
                 wall.show(wv)
             ctl.match.log.tidy()  # what the journal's record left for later, screens out
             self.draws += 1
             collect()
+        elif self.page is not None and ticks_diff(now, self.t_page) >= _PAGE_MS:
+            self.page += 1
+            self.t_page = now
+            show(self.hw.display, views.render(ctl.model(), self.kind, self.page))
         elif wall is not None:
             wall.tick(now)  # a wall panel's blinking marks
         st = ctl.store

@@ -42,7 +42,7 @@ def display(kind, i2c=None, spi=None, cs=None, addr=0, sleep_ms=None, np=None, s
     if kind == "digits":
         from firmware.drivers.digits import Digits
 
-        return Digits(spi, cs)
+        return Digits(spi, cs, intensity=brightness)
     raise ValueError("display kind: " + str(kind))
 
 

@@ -4,9 +4,11 @@
 # (scores, shooter, fouls, ball in hand);
 # "wall" -> the wall panel's list of ints (firmware/wall_view.py).
 # Pure functions: no drivers, no time, no I/O. Priorities where rows are short: scores and shooter
-# first, then pending choice > key fault > refusal/message > who breaks / ball in hand > warnings
-# > push out allowed > shot entry > note > game lines > hints; every alert gets one row before any
-# gets more (_place).
+# first, then pending choice > key fault > match over > who breaks / ball in hand > why the rack
+# ended, rack and spotting instructions > refusal/message > warnings > push out allowed > shot
+# entry > the rest of the note (rack winner, foul) > game lines > hints; every alert gets one row
+# before any gets more, a pending choice all of its rows first (_place). The 16x2 LCD turns
+# pages.
 from firmware import lang, rules
 
 _KINDS = {"oled": (16, 8), "lcd20": (20, 4), "lcd16": (16, 2)}
@@ -168,6 +170,9 @@ def _both_row(model, w):
         for i in (0, 1):
             mark = ">" if st["shooter"] == i else ("*" if st["winner"] == i else "")
             f = "!" if _warned(model, i) else ""
+            n = st["players"][i]["fouls"]
+            if w > 16 and n and st["winner"] is None:  # the 20x4: the fouls counted ("F1")
+                f = " F%d%s" % (n, f)
             parts.append([mark, st["players"][i]["name"], _score(model, i, full) + f])
         fixed = 0
         for p in parts:
@@ -211,6 +216,7 @@ def _choice_opts(model):
     opts = list(pend["options"])
     if "rerack" in opts:
         opts.append("rerack_other")
+    opts.append("next")  # (the buttons: one option shown, a key to the next)
     return opts
 
 
@@ -291,40 +297,60 @@ def _action(model, last):
     return t + " " + what if what else t
 
 
-def _note_lines(model, w):
+def _note_alerts(model, w):
+    """What the last event did, one alert each, what the table needs first (why the rack ended,
+    the rack instruction, the balls to spot, who won the rack, the foul, the option chosen):
+    [(lines, compact line, 0)]. The rack's winner is left out at match over (the "match over"
+    alert names the winner)."""
     s = model.get("s")
     note = s and s.get("note")
     if not note:
         return []
     out = []
-    if "won" in note:
-        out.extend(wrap(_tx(model, "won", _name(model, note["won"])), w))
-        if "end" in note:
-            out.extend(wrap(note["end"] + " " + _tx(model, "end_" + note["end"]), w))
+    if "end" in note:
+        t = note["end"] + " " + _tx(model, "end_" + note["end"])
+        out.append((wrap(t, w), t, 0))
+    if "rack" in note:
+        r = note["rack"]  # (its rule ID: the first 5 characters, C-S4dh being C-S4d's case)
+        t = r[:5] + " " + _tx(model, "rack_" + r)
+        out.append((wrap(t, w), t, 0))
+    sp = note.get("spot")
+    if sp:
+        if isinstance(sp, list):
+            t = _tx(model, "spot_b", " ".join([str(b) for b in sp]))
+        else:
+            t = _tx(model, "spot_n", sp)
+        out.append((wrap(t, w), t, 0))
+    if "won" in note and model["state"]["winner"] is None:
+        t = _tx(model, "won", _name(model, note["won"]))
+        out.append((wrap(t, w), t, 0))
     if "foul" in note:
         # A 14.1 breaking violation is not a foul (C-S2): it is called by its own name.
         t = _tx(model, "viol_n" if note["foul"] == "S4" and note.get("pen") == 2 else "foul_n",
                 note["foul"])
         if note.get("pen"):
             t += " " + _tx(model, "pen", note["pen"])
-        out.extend(wrap(t, w))
-    if "rack" in note:
-        r = note["rack"]  # (its rule ID: the first 5 characters, C-S4dh being C-S4d's case)
-        out.extend(wrap(r[:5] + " " + _tx(model, "rack_" + r), w))
-    sp = note.get("spot")
-    if sp:
-        if isinstance(sp, list):
-            out.extend(wrap(_tx(model, "spot_b", " ".join([str(b) for b in sp])), w))
-        else:
-            out.extend(wrap(_tx(model, "spot_n", sp), w))
+        out.append((wrap(t, w), t, 0))
     if "choice" in note and not out:
-        out.extend(wrap(_tx(model, "chose", _tx(model, note["choice"])), w))
+        t = _tx(model, "chose", _tx(model, note["choice"]))
+        out.append((wrap(t, w), t, 0))
     return out
 
 
-def _alerts(model, w):
-    """Alert groups by priority: [(lines, compact line, rows to draw inverted)]. What the last
-    event did (the note) is not one: the game screen shows it as its first game line."""
+def _table_notes(model):
+    # How many of _note_alerts' first alerts say what the table needs: why the rack ended, the
+    # rack instruction, the balls to spot.
+    note = model["s"]["note"] if model.get("s") else None
+    n = 0
+    for k in ("end", "rack", "spot"):
+        if note and note.get(k):
+            n += 1
+    return n
+
+
+def _alerts(model, w, table=()):
+    """Alert groups by priority: [(lines, compact line, rows to draw inverted)]; table: what
+    the table needs after the last event (_note_alerts), after ball in hand."""
     st = model["state"]
     out = []
     pend = st["pending"]
@@ -337,12 +363,16 @@ def _alerts(model, w):
     if f:
         t = _tx(model, "stuck" if f[0] == "stuck" else "chatter", f[1])
         out.append(([t, _tx(model, "ignored")], t, 1))
-    m = _message(model, w)
-    if m:
-        out.append(m)
+    if st["winner"] is not None:
+        t = _tx(model, "wins", _name(model, st["winner"]))
+        out.append(([_tx(model, "over"), t], t, 1))
     t = _status(model)
     if t:
         out.append(([t], t, 0))
+    out.extend(table)
+    m = _message(model, w)
+    if m:
+        out.append(m)
     for i in (0, 1):  # (the player rows mark a warned player too: "F2!")
         if _warned(model, i):
             t = _tx(model, "warn", st["players"][i]["name"])
@@ -362,9 +392,6 @@ def _alerts(model, w):
         else:  # the ball the referee named as hit first ("#A")
             h = _tx(model, "hit_n", hit)
             out.append((wrap(t, w) + [h], t + " " + h, 0))
-    if st["winner"] is not None:
-        t = _tx(model, "wins", _name(model, st["winner"]))
-        out.append(([_tx(model, "over"), t], t, 1))
     return out
 
 
@@ -379,13 +406,19 @@ def _status(model):
     return None
 
 
-def _place(alerts, room):
+def _place(alerts, room, keep=False):
     """The alerts' rows in room rows: each alert its one-row form first, in priority order, then
-    each in order as much of its whole form as fits. (rows, inverse rows)."""
+    each in order as much of its whole form as fits. keep: the first alert (a pending choice:
+    the next shot waits on it) whole before the others get a row. (rows, inverse rows)."""
     n = min(len(alerts), room)
     used = n
     take = []  # rows of its whole form each alert gets beyond the first (0: its one-row form)
-    for a in alerts[:n]:
+    if keep and n:
+        k = min(len(alerts[0][0]), room)
+        n = min(len(alerts), room - k + 1)
+        used = k + n - 1
+        take.append(k - 1)
+    for a in alerts[len(take):n]:
         more = min(len(a[0]) - 1, room - used)
         take.append(more)
         used += more
@@ -485,81 +518,119 @@ def _hints_line(model, w):
 
 # ---------------------------------------------------------------- screens
 
-def _game_screen(model, w, h):
+def _game_screen(model, w, h, page=0):
     st = model["state"]
-    lines = []
-    big = []
-    inv = []
-    alerts = _alerts(model, w)
-    if model.get("mode") == "lag" and st["shooter"] is None:
+    notes = _note_alerts(model, w)
+    if h >= 8 and st["winner"] is not None:
+        return _over_oled(model, w, notes)
+    k = _table_notes(model)
+    alerts = _alerts(model, w, notes[:k])
+    notes = notes[k:]
+    ask = model.get("mode") == "lag" and st["shooter"] is None
+    if ask:
         items = _hint_items(model, ("lag0", "lag1"))
         alerts.insert(0, ([_tx(model, "lag_q")] + pack(items, w), " ".join(items), 1))
-    note = _note_lines(model, w)
-    if h < 4:
-        # 16x2: scores and shooter, then the most important thing, else the key hints
-        if note:
-            alerts.append((note, note[0], 0))
-        lines.append(_both_row(model, w))
-        if _choice_opts(model) and alerts and len(alerts[0][1]) > w:
-            # a choice that needs both rows: the keys that answer it
-            who = [_name(model, st["pending"]["by"]) + ":"] if st["pending"] else []
-            items = _hint_items(model, _choice_opts(model)) or alerts[0][1].split(" ")
-            return pack(who + items, w)[:2], big, inv
-        if alerts:
-            lines.append(alerts[0][1][:w])
-        else:
-            lines.append(_hints_line(model, w))
-        return lines, big, inv
-    if h >= 8 and st["winner"] is not None:
-        return _over_oled(model, w)
+    ask = ask or st["pending"]  # alerts[0] is the question the next shot waits on
+    alerts.extend(notes)
     if h >= 8:
-        return _oled_play(model, w, h, alerts, note)
-    info = note + _info(model, w)
+        return _oled_play(model, w, h, alerts, ask)
+    if h < 4:
+        return _lcd16(model, w, alerts, ask, page), [], []
+    # 20x4: the two player rows, then the alerts whole, else the game lines and the key hints
     lines = [_player_row(model, 0, w), _player_row(model, 1, w)]
     body = h - 2
-    al, ai = _place(alerts, body)
-    if not al:
-        # 20x4: the first game line and the key hints
-        lines.extend((info[:1] + [_hints_line(model, w)])[:body])
-    else:
-        lines.extend(info[:body - len(al)])
-        base = len(lines)
+    if not alerts:
+        lines.extend((_info(model, w)[:1] + [_hints_line(model, w)])[:body])
+        return lines, [], []
+    if sum([len(a[0]) for a in alerts]) <= body or (len(alerts) <= body and not ask):
+        al = _place(alerts, body)[0]  # (whole, or a row each)
+        lines.extend(_info(model, w)[:body - len(al)])
         lines.extend(al)
-        for k in ai:
-            inv.append(base + k)
-    return _cut(lines, w, h), big, inv
+        return _cut(lines, w, h), [], []
+    # more than two alerts, or a question: names and scores on one row; a question as its
+    # chooser's name and the options' keys ("P2: 1=Accept 2=Kitchen ..."), on every row if it
+    # needs them, or they and what the table needs (the chooser is the one to shoot next)
+    lines = [_both_row(model, w)]
+    # (its "F2!" says who is warned: the warnings' rows go to the other alerts)
+    warned = [_tx(model, "warn", p["name"]) for p in st["players"]]
+    alerts = [a for a in alerts if a[1] not in warned]
+    m = _message(model, w)
+    if m and k and sum([len(a[0]) for a in alerts]) > h - 1:
+        # (and a message, what a key did, gives its row to the rack and spotting instructions)
+        alerts = [a for a in alerts if a[1] != m[1]]
+    if ask:
+        q = _ask_rows(model, w, alerts[0])
+        if len(q) > h - 1 or (len(q) == h - 1 and (k or m)):  # (or the balls to spot, or
+            lines = []  # a message, would go)
+        alerts[0] = (q, q[0], 1)
+    al = _place(alerts, h - len(lines), bool(ask))[0]
+    lines.extend(al)
+    lines.extend(_info(model, w)[:h - len(lines)])
+    return _cut(lines, w, h), [], []
 
 
-def _oled_play(model, w, h, alerts, note):
+def _ask_rows(model, w, alert):
+    # A pending choice as "chooser: options" packed in rows of w; the lag as its whole alert.
+    st = model["state"]
+    if not st["pending"]:
+        return alert[0]
+    items = _hint_items(model, _choice_opts(model)) or [_tx(model, o) for o in
+                                                         st["pending"]["options"]]
+    return pack([_name(model, st["pending"]["by"]) + ":"] + items, w)
+
+
+def _lcd16(model, w, alerts, ask, page):
+    # 16x2: pages of two rows, one a few seconds (render's page): a question as pages of its
+    # chooser and options; then names, scores and the shooter over each row of each alert in
+    # turn (none: the key hints), then over the players' groups and fouls.
+    pages = []
+    if ask:
+        q = _ask_rows(model, w, alerts[0])
+        for i in range(0, len(q), 2):
+            pages.append(q[i:i + 2])
+        alerts = alerts[1:]
+    top = _both_row(model, w)
+    for a in alerts:
+        for r in (a[0] if a[2] or len(a[0]) > 1 else (a[1],)):
+            pages.append([top, r])
+    if not pages:
+        pages.append([top, _hints_line(model, w)])
+    t = _tags_row(model, w)
+    if t:
+        pages.append([top, t])
+    return _cut(pages[page % len(pages)], w, 2)
+
+
+def _oled_play(model, w, h, alerts, ask):
     # The OLED in play: the scores at double size over rows 0-1, the names row, the game lines,
-    # then the note, the alerts and the players' tags row, the key hints at the bottom; the two
-    # player rows instead of the scores when the alerts need the room (every alert keeps at
-    # least its row). The game lines keep their rows while a note, an alert or a foul's tag
-    # comes and goes below them: a foul redraws those rows, not every line under a new one (a
-    # key waits for the screen's bytes on the bus).
+    # then the alerts (what the last event did last) and the players' tags row, the key hints
+    # at the bottom; the two player rows instead of the scores when the alerts need the room
+    # (every alert keeps at least its row, a pending choice all of its rows). The game lines
+    # keep their rows while an alert or a foul's tag comes and goes below them: a foul redraws
+    # those rows, not every line under a new one (a key waits for the screen's bytes on the bus).
     st = model["state"]
     tags = _tags_row(model, w)
     tail = [tags] if tags else []
-    al, ai = _place(alerts, h - 4 - len(tail))
+    keep = bool(ask)
+    al, ai = _place(alerts, h - 4 - len(tail), keep)
     whole = len(al) == sum([len(a[0]) for a in alerts])  # every alert whole: room for big
     if whole:
         lines = [_big_scores(model), "", _names_row(model, w)]
     else:
-        al, ai = _place(alerts, h - 3)
+        al, ai = _place(alerts, h - 3, keep)
         lines = [_player_row(model, 0, w), _player_row(model, 1, w)]
         tail = []
-    keep = h - 1 - len(lines) - len(al) - len(tail)
-    note = note[:keep]
-    if keep > len(note):  # (game lines only where they have a row: a screen of notes and
-        # alerts, as the third foul's, renders a third faster; a made ball's lines no average)
+    n = h - 1 - len(lines) - len(al) - len(tail)
+    if n > 0:  # (game lines only where they have a row: a screen of alerts, as the third
+        # foul's, renders a third faster; a made ball's lines no average)
         right = None
         if whole and st["game"] == "14.1":   # the targets where the rack number was
             s = model.get("s")
             t = s["target"] if s else (0, 0)
-            right = "/%d" % t[0] if t[0] == t[1] else "%d/%d" % (t[0], t[1])
-        n = keep - len(note)
+            right = _tx(model, "goal", t[0]) if t[0] == t[1] else "%d/%d" % (t[0], t[1])
+            if len(right) > w - 9:
+                right = "%d/%d" % (t[0], t[1])
         lines.extend(_info(model, w, n, right)[:n])
-    lines.extend(note)
     base = len(lines)
     lines.extend(al)
     lines.extend(tail)
@@ -606,22 +677,27 @@ def _tags_row(model, w):
     return fit(a, b, w) if a else field(b, w)
 
 
-def _over_oled(model, w):
-    # rows 0-1 players, 2 "match over" (inverse), 3-4 the winner in big letters, 5-6 statistics
-    # (14.1: high runs and averages; 8/9-ball: fouls and break-and-runs over the match), 7 keys
+def _over_oled(model, w, notes):
+    # row 0 both players, 1 "match over" (inverse), 2-3 the winner in big letters, 4 why the
+    # deciding rack ended (8/9-ball), then statistics (14.1: high runs and averages; 8/9-ball:
+    # fouls and break-and-runs over the match), 7 keys
     st = model["state"]
-    lines = [_player_row(model, 0, w), _player_row(model, 1, w), _tx(model, "over"),
-             _name(model, st["winner"])[:w // 2], ""]
+    lines = [_both_row(model, w), _tx(model, "over"), _name(model, st["winner"])[:w // 2], ""]
+    s = model.get("s")
+    if s and s.get("note") and "end" in s["note"]:
+        lines.extend(notes[0][0])  # (the rack's winner is left out: the match's is named above)
     if st["game"] == "14.1":
-        rest = _info(model, w)[2:5:2]  # high runs and averages (balls, run, high, inning, avg)
+        lines.extend(_info(model, w)[2:5:2])  # high runs and averages
     else:
-        tot = (model.get("s") or {}).get("tot") or ((0, 0), (0, 0))
+        tot = (s or {}).get("tot") or ((0, 0), (0, 0))
         lw = w - 8
-        rest = ["%-*.*s%4d%4d" % (lw, lw, _tx(model, k), tot[0][j], tot[1][j])
-                for j, k in ((0, "fouls"), (1, "bnr"))]
-    lines.extend((rest + ["", ""])[:2])
+        for j, k in ((0, "fouls"), (1, "bnr")):
+            lines.append("%-*.*s%4d%4d" % (lw, lw, _tx(model, k), tot[0][j], tot[1][j]))
+    del lines[7:]
+    while len(lines) < 7:
+        lines.append("")
     lines.append(_hints_line(model, w))
-    return lines, [3], [2]
+    return lines, [2], [1]
 
 
 def _item_line(model, it, sel, w=16):
@@ -648,8 +724,8 @@ def _item_line(model, it, sel, w=16):
         else:
             v = str(value)
         if field or v not in text:  # a menu row may name its rule already ("Touch G5.4")
-            # "Player 1: Furkan", or "Player 1 Furkan" where the row is one column short
-            sep = ": " if len(text) + len(v) + 3 <= w else " "
+            # "Player 1: Furkan", or "Player 1:Furkan" where the row is one column short
+            sep = ": " if len(text) + len(v) + 3 <= w else (":" if field else " ")
             text = (text + sep + v) if text else v
     return (">" if sel else " ") + text
 
@@ -674,8 +750,9 @@ def _list_screen(model, w, h):
         # half the OLED, all but the title of a 20x4 LCD, all of a 16x2: till the next key
         k = h // 2 if h >= 8 else h - len(lines)
         last = m[0][:k]
-    elif h >= 8 and model.get("hints"):
-        last = _hint_lines(model, w)[:2]  # how to change and confirm, then move and back
+    elif h >= 4 and model.get("hints"):
+        # how to change and confirm, then move and back (the 20x4: the first of them)
+        last = _hint_lines(model, w)[:2 if h >= 8 else 1]
     n = h - len(lines) - len(last)
     top = 0
     if h < 4:
@@ -746,30 +823,32 @@ def _cut(lines, w, h):
     return lines
 
 
-def screen(model, w, h):
-    """(lines, big rows, inverse rows) for a text display of w columns and h rows."""
+def screen(model, w, h, page=0):
+    """(lines, big rows, inverse rows) for a text display of w columns and h rows; page: which
+    of the pages a 16x2 display turns through (any number: taken modulo their count)."""
     mode = model.get("mode")
     if mode == "rackq" and len(model.get("items") or ()) > 2:
         return _rackq_screen(model, w, h)
     if model.get("state") is None or mode in ("setup", "menu", "help", "rackq", "groupq"):
         return _list_screen(model, w, h)
-    return _game_screen(model, w, h)
+    return _game_screen(model, w, h, page)
 
 
-def render(model, kind):
+def render(model, kind, page=0):
     """What a display shows: "oled" -> (lines, big, inverse); "lcd20"/"lcd16" -> lines;
     "digits" -> an 8-character string; "wall" (or its drivers' kinds "neopixel", "matrix") ->
-    the wall view list (firmware.wall_view)."""
+    the wall view list (firmware.wall_view). page: the 16x2 LCD's and the digits' page (the app
+    turns them every few seconds while the screen stays the same)."""
     if kind == "digits":
         from firmware.views_digits import digits  # (only a board with LED digits loads it)
 
-        return digits(model)
+        return digits(model, page)
     if kind == "wall" or kind == "neopixel" or kind == "matrix":
         from firmware.wall_view import wall
 
         return wall(model)
     w, h = _KINDS[kind]
-    out = screen(model, w, h)
+    out = screen(model, w, h, page)
     if kind == "oled":
         return out
     return out[0]

@@ -36,7 +36,7 @@ def _dmsg(msg):
     return None
 
 
-def digits(model):
+def digits(model, page=0):
     """8 characters for a MAX7219 module, mirrored for the two players: A's status position, A's
     score, B's score, B's status position ("= 57.  3 " 14.1; " 3.-- 2H" racks with "--"
     between). The shooter's score has a point; a status is "=" two fouls (three-foul warning),
@@ -70,6 +70,12 @@ def digits(model):
         k = "racks"
         n = 2
         sep = "--"
-    a = views.field(p[0][k], n)[-n:]
-    b = views.field(p[1][k], n)[-n:]
-    return _dmark(model, st, 0) + a + dot[0] + sep + b + dot[1] + _dmark(model, st, 1)
+    a = views.field(p[0][k], n)
+    b = views.field(p[1][k], n)
+    ma = _dmark(model, st, 0)
+    mb = _dmark(model, st, 1)
+    if len(a) > n:  # a score below -99 takes its status position ("-104." for -104)
+        ma = ""
+    if len(b) > n:
+        mb = ""
+    return ma + a[-n - 1:] + dot[0] + sep + b[-n - 1:] + dot[1] + mb

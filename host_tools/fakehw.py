@@ -17,13 +17,15 @@ WALL_SIZE = (32, 8)
 
 def wall_panel(kind, size=WALL_SIZE, brightness=4, wiring=None):
     # (driver, fake device) of a wall panel kind: a fake neopixel.NeoPixel, or a fake SPI bus
-    # with the matrix's CS pin bound to it.
+    # with the matrix's (or the digits') CS pin bound to it.
     if kind == "neopixel":
         from host_tools.fakes.neopixel import NeoPixel
 
         dev = NeoPixel(fakes.FakePin(0), size[0] * size[1])
         return hw.display(kind, np=dev, size=size, brightness=brightness, wiring=wiring), dev
     dev = fakes.FakeSPI()
+    if kind == "digits":  # the MAX7219 digits beside the display
+        return hw.display(kind, spi=dev, cs=fakes.FakePin(1, bus=dev), brightness=brightness), dev
     return hw.display("matrix", spi=dev, cs=fakes.FakePin(1, bus=dev), size=size,
                       brightness=brightness, wiring=wiring), dev
 

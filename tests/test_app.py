@@ -119,11 +119,11 @@ def test_repeated_failure_drops_the_newest_event(monkeypatch):
     # next restart leaves out the event that led there.
     real = appmod.views.render
 
-    def render(model, kind):
+    def render(model, kind, page=0):
         st = model.get("state")
         if st and st["shooter"] == 1:
             raise KeyError("poison")
-        return real(model, kind)
+        return real(model, kind, page)
 
     monkeypatch.setattr(appmod.views, "render", render)
     rig = Rig("oled", "keypad", game="14.1", error_ms=300)

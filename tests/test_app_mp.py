@@ -60,10 +60,10 @@ def test_straight_pool_on_the_sh1106_in_turkish():
     assert r.states[-1] == c.match.state()
     screen = r.screens[-1]
     # the scores at double size (P1 2, P2 -1 after the scratch), the names with P2 to shoot,
-    # the foul's note (wrapped), the ball in hand in the kitchen (S4), and both on one foul in
+    # the ball in hand in the kitchen (S4), the foul's note (wrapped), and both on one foul in
     # the tags row above the key hints
     assert screen[0].split() == ["2", "-1"] and screen[2].rstrip().endswith("P2<"), screen
-    assert screen[3].startswith("Faul G5.2") and screen[5] == "Elde top: mutfak", screen
+    assert screen[3] == "Elde: açış alanı" and screen[4].startswith("Faul G5.2"), screen
     assert screen[6].split() == ["F1", "F1"], screen
     _check_heap(r)
 

@@ -8,8 +8,10 @@ from typing import Any
 import pytest
 from apprig import FakeWdt
 
+from firmware import views
 from host_tools import fakes
 from host_tools.fakepins import FakeMatrix
+from host_tools.fakes.max7219 import decode_max7219
 
 ROOT = Path(__file__).resolve().parent.parent
 BOARDS = ["pico", "esp32_devkit"]
@@ -84,6 +86,31 @@ def _profile(board, **changes):
     return mod, p
 
 
+def _digits(spi):
+    # What the MAX7219 shows: the driver writes one 2-byte word a chip select (this machine's
+    # pins are not bound to the bus: a write is a frame)
+    return decode_max7219([b for k, b in spi.records if k == "w"])
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("display", ["oled", "lcd20", "lcd16"])
+def test_the_digits_beside_a_display(machine, board, display):
+    # "wall": "digits": the scores, the shooter's point and the status marks on the digits, the
+    # rest on the display beside them; the menu's brightness sets the digits'.
+    from firmware.app import App, new_controller
+
+    mod, prof = _profile(board, display=display, wall="digits")
+    hw = mod.build(prof)
+    assert [x[0] for x in machine.made] == ["SPI", "I2C", "WDT"]
+    ctl = new_controller("keypad", "en", "14.1")
+    app = App(hw, ctl)
+    for k in "51C":  # start, P1 breaks, a foul on the break
+        ctl.key("press", k)
+    app.step(0)
+    assert _digits(hw.wall.spi) == views.render(ctl.model(), "digits")
+    assert ctl.wall and ctl.cfg["bright"] == prof["wall_brightness"]
+
+
 @pytest.mark.parametrize("board", BOARDS)
 @pytest.mark.parametrize("display", ["oled", "sh1106", "lcd20", "lcd16", "digits"])
 @pytest.mark.parametrize("layout", ["keypad", "buttons"])
@@ -91,6 +118,13 @@ def test_build_every_combination(machine, board, display, layout):
     from firmware.app import App, new_controller
 
     mod, prof = _profile(board, display=display, input=layout)
+    if display == "digits":
+        # the digits alone can't show the setup's names, a choice's options or a refusal: the
+        # board refuses to start without a display beside them, saying so on them and in words
+        with pytest.raises(ValueError, match='"wall" to "digits"'):
+            mod.build(prof)
+        assert _digits(machine.bus) == "no LCd  "
+        return
     hw = mod.build(prof)
     assert hw.kind == display and hw.layout == layout and hw.wdt is machine.wdt
     assert hw.reset is machine.module.reset

@@ -52,6 +52,8 @@ def _texts(ctl, lang=None):
     for kind in KINDS:
         r: Any = views.render(m, kind)
         rows = r[0] if kind == "oled" else ([r] if kind == "digits" else r)
+        if kind == "lcd16":  # its pages, which it turns by itself
+            rows = [x for p in range(4) for x in views.render(m, kind, p)]
         w = {"oled": 16, "lcd20": 20, "lcd16": 16, "digits": 8}[kind]
         assert all(len(x) <= w for x in rows), (kind, rows)
         out[kind] = " ".join(rows)
@@ -238,10 +240,10 @@ def test_a_failure_that_repeats_across_resets_brings_up_safe_mode(monkeypatch):
     a = _141(root, 3)
     real = views.render
 
-    def broken(model, kind):
+    def broken(model, kind, page=0):
         if model.get("state") is not None:
             raise ValueError("bad screen")
-        return real(model, kind)
+        return real(model, kind, page)
 
     monkeypatch.setattr(views, "render", broken)
     board = _Board(root)
@@ -497,20 +499,20 @@ def test_the_resume_message_names_the_last_action_on_every_display():
     n = len(a.match.log)
     assert ctl.msg == ["resumed", n, 0, [1, "made", "3"]]
     t = _texts(ctl)
-    assert "Resumed: %d events, last: P2 Made 3" % n in t["oled"].replace(" ", " ") or \
+    assert "Resumed %d ev., last: P2 Made 3" % n in t["oled"].replace(" ", " ") or \
         "last: P2 Made 3" in t["oled"], t["oled"]
-    assert "Resumed: %d events, last: P2 Made 3" % n in t["lcd20"], t["lcd20"]
-    assert "Res%d: P2 Made 3" % n in t["lcd16"], t["lcd16"]  # its one row: the short form
+    assert "Resumed %d ev., last: P2 Made 3" % n in t["lcd20"], t["lcd20"]
+    assert "Resumed %d ev.," % n in t["lcd16"] and "last: P2 Made 3" in t["lcd16"], t["lcd16"]
     assert t["digits"] == "r" + str(n).rjust(4)
-    assert "Dvm%d: P2 Girdi 3" % n in _texts(ctl, "tr")["lcd16"]
+    assert "son: P2 Girdi 3" in _texts(ctl, "tr")["lcd16"]
     assert "son: P2 Girdi 3" in _texts(ctl, "tr")["oled"].replace("  ", " ")
 
 
 def test_the_resume_message_states_losses():
     model = new_controller("keypad", "en", "14.1").model()
     model["state"] = None
-    for lost, want, dig in ((2, "Resumed: 76 events, 2 lost", "r  76L 2"),
-                            (-1, "Resumed: 76 events, lost: unknown", "r  76L--")):
+    for lost, want, dig in ((2, "Resumed 76 ev., 2 lost", "r  76L 2"),
+                            (-1, "Resumed 76 ev., lost: unknown", "r  76L--")):
         model["msg"] = ["resumed", 76, lost, [0, "foul", "G3"]]
         lines, short, _ = views._message(model, 200)  # pyright: ignore
         assert lines == [want + ", last: ? Foul G3"], lines

@@ -14,6 +14,7 @@ import time
 
 import pytest
 
+from firmware import lang
 from firmware.app import new_controller
 from firmware.store import Store
 from host_tools import bench_vpico, deploy, sim, vpico
@@ -191,7 +192,7 @@ def test_a_match_keyed_on_the_keypad(rig):
 
 def _resumed(s):
     # What the board shows after resuming the simulator's match: its screen, with the message
-    # (one to three rows: "Resumed: N", "events, last: P1", "Made 3") saying it resumed.
+    # (one to three rows: "Resumed N ev.,", "last: P1 Made 3") saying it resumed.
     want = s.text()
 
     def ok(rows):
@@ -210,7 +211,7 @@ def test_power_cut_between_shots_resumes_the_match(rig):
     b.power_cut()
     rows = wait_rows(b, _resumed(s))
     rig["figures"]["power cut to resumed screen, wall s"] = time.monotonic() - t0
-    assert "Resumed: %d events" % len(s.runner.app.ctl.match.log) in " ".join(rows), rows
+    assert lang.t("en", "m_resumed").format(len(s.runner.app.ctl.match.log)) in " ".join(rows), rows
     assert board_state(b, rig["tmp"]) == s.state()
     _press(b, s, "B")  # play goes on on the resumed match
     keys.append("B")
@@ -280,7 +281,7 @@ def _resumes_exactly(b, rig, s):
     # The board shows the simulator's screen of the same keys with "Resumed" on it, and keeps
     # the same state on flash.
     rows = wait_rows(b, _resumed(s))
-    assert "Resumed: %d events" % len(s.runner.app.ctl.match.log) in " ".join(rows), rows
+    assert "Resumed %d ev." % len(s.runner.app.ctl.match.log) in " ".join(rows), rows
     assert board_state(b, rig["tmp"]) == s.state()
 
 

@@ -95,7 +95,9 @@ def test_refusal_names_the_rule():
     assert "N1" in two[1]
     md = model(m8_choice(), "tr", msg=["refused", "E4", "pending", "Gökhan", "spot8, rerack"])
     t = oled_text(md)
-    assert "Gökhan seçer:" in t and "Olmaz! E4" in t and "Gökhan seçmeli:" in t
+    # the choice whole, then a row each for the refusal and the foul before it (the refusal's
+    # second row would be the foul's)
+    assert "Gökhan seçer:" in t and "Olmaz! E4" in t and "Faul G5.2" in t
 
 
 def test_9ball_push_out_available_and_balls_on_table():
@@ -108,10 +110,11 @@ def test_9ball_push_out_available_and_balls_on_table():
 def test_match_over_shows_the_winner():
     md = model(m9_over(), hints=[["D", "undo"], ["##", "menu"]])
     lines, big, inv = views.render(md, "oled")
-    assert big == [3] and lines[3] == "Ann"  # pyright: ignore
+    assert big == [2] and lines[2] == "Ann"  # pyright: ignore
     t = oled_text(md)
     assert "Match over" in t and "*Ann" in t and "Brk&run    1   0" in t  # (the 9 on the break)
-    assert "Ann wins" in lcd_text(md)[3]
+    assert lines[4] == "C-N1 9 on break"  # why the deciding rack ended  # pyright: ignore
+    assert "Ann wins" in lcd_text(md)[2] and lcd_text(md)[3].startswith("C-N1 9 on break")
     assert "Maç bitti" in oled_text(model(m9_over(), "tr"))
 
 
@@ -216,6 +219,7 @@ def test_8_9_ball_match_over_shows_fouls_and_break_and_runs():
     assert m.s["winner"] == 0, m.s  # pyright: ignore
     rows = oled_text(model(m)).split("\n")
     # Ann: the first rack from her break, the 9 on it; the second she broke, then Bob shot
+    assert rows[4] == "N2 9 made", rows  # and why the match's last rack ended
     assert rows[5] == "Fouls      0   1" and rows[6] == "Brk&run    1   0", rows
     tr = oled_text(model(m, "tr")).split("\n")
     assert tr[5] == "Faul       0   1" and tr[6] == "Aç-bitir   1   0", tr

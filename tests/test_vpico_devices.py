@@ -23,8 +23,9 @@ from host_tools import deploy, journal_read, replay, sim, vpico
 
 pytestmark = pytest.mark.skipif(vpico.missing() is not None, reason=str(vpico.missing()))
 
-# (display, wall) pairs: every display kind, each wall panel beside a display and alone.
-KINDS = [("sh1106", "neopixel"), ("lcd20", None), ("lcd16", "matrix"), ("digits", None),
+# (display, wall) pairs: every display kind, each wall panel beside a display and alone (the
+# digits alone refuse to start: test_the_digits_alone_say_they_need_a_display).
+KINDS = [("sh1106", "neopixel"), ("lcd20", None), ("lcd16", "matrix"),
          ("neopixel", None), ("matrix", None)]
 SETTLE_MS = 250
 FIGURES: dict = {}
@@ -163,6 +164,16 @@ def test_new_match_screen_on_each_device(base, display, wall, lang):
         FIGURES[display + (" + " + wall if wall else "") + (" " + lang if lang != "en" else "")] = {
             "test s": round(time.monotonic() - t0, 1), "screen at ms": ev[-1]["t1"] / 1000,
             "writes": len(ev)}
+    finally:
+        b.stop()
+
+
+def test_the_digits_alone_say_they_need_a_display(base):
+    # Eight 7-segment digits can't show the setup's names or a choice's options (README): a
+    # board whose only display they are shows so on them and stops.
+    b = _board(base, "digits-alone", "digits")
+    try:
+        b.wait_text("no LCd", timeout=60)
     finally:
         b.stop()
 

@@ -40,7 +40,11 @@ def field(value, width):
 
 
 class Digits:
-    # spi: a machine.SPI (mode 0, up to 10 MHz); cs: a machine.Pin output, idle high.
+    # spi: a machine.SPI (mode 0, up to 10 MHz); cs: a machine.Pin output, idle high. Beside
+    # another display (the app's wall: view, level, brightness(), tick()) it shows the digits'
+    # view of the screen model.
+    view = "digits"
+
     def __init__(self, spi, cs, intensity=8, ndigits=8):
         self.spi = spi
         self.cs = cs
@@ -52,7 +56,7 @@ class Digits:
         self._write(_DISPLAY_TEST, 0)
         self._write(_DECODE_MODE, 0)  # our own font for every digit
         self._write(_SCAN_LIMIT, ndigits - 1)
-        self._write(_INTENSITY, intensity & 0x0F)
+        self.intensity(intensity)
         self.show("")
         self._write(_SHUTDOWN, 1)
 
@@ -65,7 +69,13 @@ class Digits:
         self.cs(1)
 
     def intensity(self, level):
-        self._write(_INTENSITY, level & 0x0F)
+        self.level = level & 0x0F
+        self._write(_INTENSITY, self.level)
+
+    brightness = intensity
+
+    def tick(self, now):
+        return None
 
     def power(self, on):
         self._write(_SHUTDOWN, 1 if on else 0)

@@ -154,8 +154,11 @@ class Wall:
                 # A's score from the left, B's to the right: a column apart from the marker
                 # when it fits, the middle free between them
                 n = _width(v[1 + p], 4)
+                if n > slot:  # below -99: a two-column minus, the other score columns away
+                    n -= 2
                 gap = 1 if n < slot else 0
                 right = 1 + gap + n if p == 0 else w - 1 - gap
+                mark = max(mark, right) if p == 0 else min(mark, right - n - 1)
             self._number(fb, v[1 + p], right, y, colour)
             if warned:
                 self._blinks()
@@ -219,7 +222,9 @@ class Wall:
             v //= 10
             if not v:
                 break
-        if neg:
+        if neg and right - x > 15:  # three digits: the narrow minus
+            fb.fill_rect(x + 2, y + 3 * self.sy, 2, 2 * self.sy, c)
+        elif neg:
             self._glyph(fb, _BIG, 4, _DASH, x, y, self.sy, c)
 
     def _small(self, fb, v, right, y, c):

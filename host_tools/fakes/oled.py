@@ -186,12 +186,15 @@ class Ssd1306Decoder:
             ry = y if self.com_remap else h - 1 - y
             ry = (ry + self.start_line + self.offset) % 64
             inv = 1 if self.inverted else 0
+            ram = self.ram
+            base = (ry >> 3) * self.ram_w  # (ram_pixel, inlined: a bitmap is 8192 of them)
+            bit = ry & 7
             for x in range(w):
                 if self.seg_remap:
                     cx = x + self.col_offset
                 else:
                     cx = self.ram_w - 1 - self.col_offset - x
-                row[x] = self.ram_pixel(cx, ry) ^ inv
+                row[x] = ((ram[base + cx] >> bit) & 1) ^ inv
         return out
 
 

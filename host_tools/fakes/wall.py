@@ -146,6 +146,9 @@ def _scan(masks, names, x0):
                     break
             if hit:
                 break
+        if hit is None and x + 1 < n and masks[x] == masks[x + 1] == 0x18 and (
+                x + 2 == n or not masks[x + 2]):
+            hit = ("big", "-", 2)  # the narrow minus of a score below -99
         if hit is None and x + 1 < n and masks[x] == masks[x + 1] == 0x20:
             hit = ("small", "-", 2)  # the dash of a handicap race
         if hit is None:
@@ -171,8 +174,18 @@ def read(rows):
         masks, names = _band(rows, 0, sy, 0, w, m)
         out["ma"], out["ka"] = _marker(masks, names)
         out["mb"], out["kb"] = _marker(masks[w - 1:], names[w - 1:])
-        items = [("a" if x < w // 2 else "b", t, c, k)
-                 for x, t, c, k in _scan(masks[1:w - 1], names[1:w - 1], 1)]
+        found = _scan(masks[1:w - 1], names[1:w - 1], 1)
+        # the scores: the big glyphs either side of the widest space between two of them (as a
+        # reader parts "-104  99"), else either side of the middle
+        xs = [x for x, t, c, k in found if k == "big"]
+        cut = w // 2
+        best = 0
+        for i in range(len(xs) - 1):
+            if xs[i + 1] - xs[i] > best:
+                best = xs[i + 1] - xs[i]
+                cut = xs[i + 1]
+        items = [("a" if (x < cut if k == "big" else x < w // 2) else "b", t, c, k)
+                 for x, t, c, k in found]
     else:
         sy = h // 16
         items = []
