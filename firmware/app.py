@@ -312,10 +312,8 @@ class Runner:
                 return False
         try:
             self.app.step(now)
-        except KeyboardInterrupt:  # stopped on purpose (the REPL): no fault for safe mode
-            if self.marked:
-                self.marked = False
-                self.store.healthy()  # pyright: ignore[reportOptionalMemberAccess]
+        except KeyboardInterrupt:
+            self.stopped()
             raise
         except Exception as e:  # noqa: BLE001 - any error in the app leads to a soft restart
             self.fail(e, now)
@@ -330,6 +328,12 @@ class Runner:
                 self.marked = False
                 self.store.healthy()  # pyright: ignore[reportOptionalMemberAccess]
         return True
+
+    def stopped(self):
+        # Stopped on purpose (Ctrl-C, the REPL; a deploy's reset follows): no fault for safe mode.
+        if self.marked:
+            self.marked = False
+            self.store.healthy()  # pyright: ignore[reportOptionalMemberAccess]
 
     def fail(self, e, now):
         if not self.failures:
@@ -414,7 +418,11 @@ def run(hw, ticks_ms, sleep_ms, lang=None, game="14.1", period_ms=_PERIOD_MS, ti
                 n += 1
                 if n >= ticks:
                     return r
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # (between passes too, or while the Runner is made)
+        if r is not None:
+            r.stopped()
+        elif store is not None:
+            store.healthy()
         lg = lang or hw.lang
         try:
             lg = r.app.ctl.lang  # type: ignore[union-attr]

@@ -518,6 +518,12 @@ class _Soon(Log):
         self.st = store
         self.j = None
 
+    def __getattr__(self, name):  # the journal's other names (head, records...), once made
+        j = self.j
+        if j is None:
+            raise AttributeError(name)
+        return getattr(j, name)
+
     def take(self, j):
         for line in self.lines:
             j.append(json.loads(line), None)  # (the new event: no snapshot is due)

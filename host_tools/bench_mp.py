@@ -80,7 +80,13 @@ def _per_key(c):
             r = f(x, y, z)
             acc[slot] += alloc() - a
             return r
-        setattr(owner, name, w3 if slot == "match" or slot == "journal" else w2)
+
+        def w4(x, y, z, m=False):  # (Journal.append: an action's "more follows" too)
+            a = alloc()
+            r = f(x, y, z, m)
+            acc[slot] += alloc() - a
+            return r
+        setattr(owner, name, w4 if slot == "journal" else w3 if slot == "match" else w2)
 
     wrap(rules, "apply", "rules")
     wrap(Match, "apply", "match")  # (self, ev, check)

@@ -581,3 +581,33 @@ def test_a_stop_at_the_repl_is_not_a_fault():
     b = Rig("oled", "keypad", store=Store(root), wdt_reset=True)
     b.run(50)
     assert b.runner.safe is None and b.ctl.match.state() == a.match.state()
+
+
+@pytest.mark.parametrize("passes", [0, 5])
+def test_a_ctrl_c_between_passes_or_while_booting_is_not_a_fault(passes):
+    # app.run's loop stopped by Ctrl-C before its first pass or in its sleep between passes
+    # (mpremote's, a deploy's, seconds after boot): the mark goes, so the reset that follows (a
+    # watchdog reset on rp2, as machine.reset() is) resumes the match instead of safe mode.
+    from firmware import app
+
+    root = scratch_dir("ctrlc")
+    a = _141(root, 3)
+    rig = Rig("oled", "keypad", store=None)
+    n = [0]
+
+    def ticks():
+        if not passes:  # before the first pass
+            raise KeyboardInterrupt
+        return n[0]
+
+    def sleep(ms):
+        n[0] += 1
+        if n[0] >= passes:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        app.run(rig.hw, ticks, sleep, store=Store(root))
+    assert not os.path.exists(root + "/booting")
+    b = Rig("oled", "keypad", store=Store(root), wdt_reset=True)
+    b.run(50)
+    assert b.runner.safe is None and b.ctl.match.state() == a.match.state()
