@@ -102,6 +102,10 @@ def held():
         return False
     print("main.py: /deploy.flag: a deploy is copying files; the app is not started "
           "(make deploy finishes it; or delete /deploy.flag and reset)")
+    try:  # a deploy's reset is no fault: the next boot is not a safe mode (Store.booting)
+        os.remove("booting")
+    except OSError:
+        pass
     try:  # the display says so, in the settings' language: no watchdog, no app
         mod, prof = profile()
         prof["wdt_ms"] = 0

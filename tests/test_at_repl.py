@@ -200,8 +200,10 @@ def test_main_held_by_the_deploy_flag_says_so(machine, monkeypatch, tmp_path):
     monkeypatch.setattr(firmware.app, "run", lambda *a, **kw: calls.append(a))
     (tmp_path / "deploy.flag").write_text("")
     (tmp_path / "settings.json").write_text('{"lang": "tr"}')
+    (tmp_path / "booting").write_text("OSError")  # the app failed before the deploy came
     _run_main()
     assert calls == []  # no app
+    assert not (tmp_path / "booting").exists()  # the deploy's reset brings no safe mode
     assert not any(m[0] == "WDT" for m in machine.made)  # and no watchdog
     from host_tools.fakes.oled import Ssd1306Decoder, read_text
 
