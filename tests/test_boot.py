@@ -53,7 +53,8 @@ def _texts(ctl, lang=None):
         r: Any = views.render(m, kind)
         rows = r[0] if kind == "oled" else ([r] if kind == "digits" else r)
         if kind == "lcd16":  # its pages, which it turns by itself
-            rows = [x for p in range(4) for x in views.render(m, kind, p)]
+            pages: Any = [views.render(m, kind, p) for p in range(4)]
+            rows = [x for page in pages for x in page]
         w = {"oled": 16, "lcd20": 20, "lcd16": 16, "digits": 8}[kind]
         assert all(len(x) <= w for x in rows), (kind, rows)
         out[kind] = " ".join(rows)
