@@ -823,6 +823,18 @@ def remove_tree(path):
         os.remove(path)
 
 
+def set_aside(path):
+    # Rename path (a file or a folder) to path.bad, or .bad2, .bad3 ... if taken: kept, never
+    # deleted. Returns the new name.
+    bad = path + ".bad"
+    k = 1
+    while _exists(bad):
+        k += 1
+        bad = "%s.bad%d" % (path, k)
+    os.rename(path, bad)
+    return bad
+
+
 def _exists(path):
     try:
         os.stat(path)

@@ -157,13 +157,7 @@ def _unpack(root, path, n, first, x):
 
 def aside(j, path):
     # Move path (a file or a folder) aside as NAME.bad (NAME.bad2 ... if taken).
-    bad = path + ".bad"
-    k = 1
-    while _exists(bad):
-        k += 1
-        bad = "%s.bad%d" % (path, k)
-    journal.os.rename(path, bad)
-    j.moved.append(bad)
+    j.moved.append(journal.set_aside(path))
 
 
 def cut(j, path, text, used):

@@ -20,7 +20,7 @@
 import json
 import os
 
-from firmware.journal import Journal, _exists, _ints, _mkdir, _read, remove_tree
+from firmware.journal import Journal, _exists, _ints, _mkdir, _read, remove_tree, set_aside
 from firmware.match import Log
 
 try:
@@ -199,7 +199,7 @@ class Store:
         # Rename name (under the root) to the first free of name.bad, name.bad2, ...: that new
         # name, or None if the rename failed.
         try:
-            bad = _aside(self._at(name))
+            bad = set_aside(self._at(name))
         except OSError:
             return None
         return bad[len(self.root) + 1:] if self.root else bad
@@ -261,7 +261,7 @@ class Store:
         # match/ archived if it holds more than the new event, else removed; a file moved aside.
         if _exists(self.cur):
             if not _isdir(self.cur):  # a file where the journal goes: kept, moved aside
-                self.moved = _aside(self.cur)
+                self.moved = set_aside(self.cur)
             elif self._played():
                 self.archive()
             else:
@@ -282,7 +282,7 @@ class Store:
         # match/ becomes hist/<n> (a rename: atomic); a file where hist/ goes is moved aside.
         h = self.hist
         if _exists(h) and not _isdir(h):
-            self.moved = _aside(h)
+            self.moved = set_aside(h)
         _mkdir(h)
         nums = self.archived()
         n = nums[-1] + 1 if nums else 1
@@ -480,17 +480,6 @@ class Store:
 
 def _isdir(path):
     return os.stat(path)[0] & 0x4000
-
-
-def _aside(path):
-    # Rename path to path.bad (or .bad2, ...), kept; returns the new name.
-    bad = path + ".bad"
-    k = 1
-    while _exists(bad):
-        k += 1
-        bad = "%s.bad%d" % (path, k)
-    os.rename(path, bad)
-    return bad
 
 
 def _drop(path):

@@ -13,19 +13,13 @@ from firmware import journal
 from firmware.journal import Journal
 from firmware.match import Match
 from tests.helpers import ON_MP, UNDO, long_141, scratch_dir
+from tests.test_journal_damage_mp import _isdir, _read, _write
 
 FOUL = {"t": "shot", "first": None}  # always legal in 14.1: the match goes on with it
 
 
 def _crc(m):
     return journal._crc(json.dumps(m.state()).encode())
-
-
-def _isdir(path):
-    try:
-        return bool(os.stat(path)[0] & 0x4000)
-    except OSError:
-        return False
 
 
 def _copy(src, dst):
@@ -52,16 +46,6 @@ def _files(root, rel=""):
         else:
             out.append(p)
     return out
-
-
-def _read(path):
-    with open(path, "rb") as f:
-        return f.read()
-
-
-def _write(path, data):
-    with open(path, "wb") as f:
-        f.write(data)
 
 
 def _garbage(n, seed):
