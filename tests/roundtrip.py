@@ -349,12 +349,18 @@ class Stream:
             self.press([self._own()] if self.inp == "b4" or self.r(2) else ["OK"])
         self.expect("made_open", [ev], do)
 
-    def a_miss(self):
+    def _shot(self):
+        # (state, balls entered, the shot's event with them pocketed): object balls entered on
+        # the keypad half the time (the buttons enter none).
         s = self.m.s
         balls = self._balls(2) if self.kp and self.r(2) else []
         ev = _base(s, legal_first(s, balls))
         if balls:
             ev["pots"] = balls
+        return s, balls, ev
+
+    def a_miss(self):
+        s, balls, ev = self._shot()
         if self.kp:
             keys = ["B"]
         elif self.inp == "b6" and self.r(2):
@@ -364,22 +370,14 @@ class Stream:
         self.expect("miss", [ev], lambda: (self._enter(balls), self.press(keys)))
 
     def a_safe(self):
-        s = self.m.s
-        balls = self._balls(2) if self.kp and self.r(2) else []
-        ev = _base(s, legal_first(s, balls))
+        s, balls, ev = self._shot()
         if not s["breaking"]:
             ev["call"] = "safety"
-        if balls:
-            ev["pots"] = balls
         self.expect("safe", [ev], lambda: (self._enter(balls),
                                            self.press(["*" if self.kp else "OK"])))
 
     def a_foul(self):
-        s = self.m.s
-        balls = self._balls(2) if self.kp and self.r(2) else []
-        ev = _base(s, legal_first(s, balls))
-        if balls:
-            ev["pots"] = balls
+        s, balls, ev = self._shot()
         if s["breaking"]:
             ev["break_rails"] = 0
             ev["cue_rail"] = False
