@@ -149,6 +149,10 @@ def flash():
 
 
 if __name__ == "__main__":
+    from host_tools import cli
+
+    cli.parser("host_tools.bench", "make bench: speed on CPython and memory on the board-like "
+               "MicroPython, printed as the README reports them.").parse_args()
     cpython()
     sizes()
     micropython()

@@ -256,23 +256,39 @@ def flash_timed(tree: Path, keys: list[str]) -> list[dict]:
 
 
 def main(argv: list[str]) -> int:
-    keys = KEYS
-    if argv[:1] == ["--keys"]:
-        keys = argv[1].split(",")
+    from host_tools import cli
+
+    ap = cli.parser("host_tools.bench_vpico", "make bench-pico: figures of the exact firmware on "
+                    "the virtual Pico, in emulated time (a few minutes).")
+    ap.add_argument("--keys", type=lambda s: s.split(","), default=KEYS, metavar="K,K,...",
+                    help="the 14.1 match's keys for press to pixels (default %s...)"
+                    % ",".join(KEYS[:6]))
+    only = ap.add_mutually_exclusive_group()
+    only.add_argument("--heap", action="store_true",
+                      help="only the free heap at the worst moment of a whole 9-ball match")
+    only.add_argument("--flash-timing", action="store_true",
+                      help="only press to pixels with the flash's erase and write times")
+    ap.add_argument("--display", choices=vpico.DISPLAYS, help="with --heap: the display "
+                    "(default oled)")
+    ap.add_argument("--wall", choices=vpico.WALLS + ("none",),
+                    help="with --heap: the wall panel (default neopixel)")
+    ap.add_argument("--race", type=int, metavar="N", help="with --heap: the race (default 5)")
+    ns = ap.parse_args(argv)
+    kw: dict = {k: v for k, v in (("display", ns.display), ("wall", ns.wall), ("race", ns.race))
+                if v is not None}
+    if kw and not ns.heap:
+        ap.error("--display, --wall and --race go with --heap")
+    if kw.get("wall") == "none":
+        kw["wall"] = None
+    keys = ns.keys
     why = vpico.missing()
     if why:
         print("bench_vpico: " + why, file=sys.stderr)
         return 1
-    if "--heap" in argv:
-        a = list(argv)
-        kw: dict = {}
-        for opt, key in (("--display", "display"), ("--wall", "wall"), ("--race", "race")):
-            if opt in a:
-                v = a[a.index(opt) + 1]
-                kw[key] = int(v) if key == "race" else (None if v == "none" else v)
+    if ns.heap:
         print_heap(heap_match(**kw))
         return 0
-    if "--flash-timing" in argv:
+    if ns.flash_timing:
         flash_timed(deploy.build(), keys)
         return 0
     with vpico.VPico() as b:

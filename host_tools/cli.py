@@ -1,6 +1,15 @@
-# What every host tool's command line shares: output into a pipe its reader closed early.
+# What every host tool's command line shares: its parser, and output into a pipe its reader closed.
+import argparse
 import os
 import sys
+
+
+def parser(module, description, **kw):
+    """The argparse parser of `python -m MODULE`: --help prints the usage, the one-line
+    description and each option, then exits 0 before the tool reads, writes or connects to
+    anything; a bad argument prints the usage and what is wrong on stderr and exits 2."""
+    kw.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+    return argparse.ArgumentParser(prog="python -m " + module, description=description, **kw)
 
 
 def run(main, *args):

@@ -36,6 +36,7 @@ within 15 s, not at the end of the copy's whole time), with what to do.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import os
@@ -49,6 +50,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from host_tools import cli
 from host_tools.mpy import ROOT, mpy_cross, mpy_cross_cmd
 
 BUILD = ROOT / "build" / "board"
@@ -449,42 +451,56 @@ def deploy(port: str, board: str = "pico", tree: Path | None = None, options: di
     return result
 
 
+def _options(text: str) -> dict | None:
+    # --options: the profile options as JSON (an object), or nothing (make deploy OPTIONS=)
+    if not text.strip():
+        return None
+    try:
+        value = json.loads(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError("not JSON: %s" % e) from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError("not a JSON object: %s" % text)
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    if args[:1] == ["urls"]:  # package.json's file list for mip, from the tree as it is
+    ap = cli.parser("host_tools.deploy", "Build the board's files (build/board/, make mpy) and "
+                    "put them on a board with mpremote (make deploy).")
+    ap.add_argument("action", nargs="?", choices=("build", "urls"),
+                    help="build: only build build/board/; urls: rewrite package.json's file "
+                    "list for mip; none: deploy to the board")
+    ap.add_argument("--board", default="pico", help="the board profile, boards/BOARD.py "
+                    "(default pico)")
+    ap.add_argument("--port", default="/dev/ttyACM0",
+                    help="the board's serial port (default /dev/ttyACM0)")
+    ap.add_argument("--tree", type=Path, metavar="DIR",
+                    help="put this build on the board instead of building build/board/")
+    ap.add_argument("--options", type=_options, metavar="JSON",
+                    help="profile options for its board.py, e.g. '{\"display\": \"lcd20\"}'")
+    ap.add_argument("--players", metavar="FILE", help="the club's roster, a name a line (the "
+                    "board's /players.txt; without it the board's stays as it is)")
+    ns = ap.parse_args(argv)
+    given = [o for o in ("--board", "--port", "--tree", "--options", "--players")
+             if getattr(ns, o[2:]) != ap.get_default(o[2:])]
+    if ns.action and given:
+        ap.error("%s takes no options (%s)" % (ns.action, ", ".join(given)))
+    if ns.action == "urls":  # package.json's file list for mip, from the tree as it is
         pj = ROOT / "package.json"
         data = json.loads(pj.read_text())
         data["urls"] = mip_urls()
         pj.write_text(json.dumps(data, indent=2) + "\n")
         print("package.json: %d urls" % len(data["urls"]))
         return 0
-    if args[:1] == ["build"]:
+    if ns.action == "build":
         out = build()
         n = len(list(out.rglob("*.mpy")))
         size = sum(p.stat().st_size for p in out.rglob("*.mpy"))
         print("build: %s: %d .mpy files, %d bytes (mpy-cross, .mpy %s), main.py"
               % (out.relative_to(ROOT), n, size, mpy_cross_format()))
         return 0
-    kw: dict = {}
-    port = "/dev/ttyACM0"
-    while args:
-        o = args.pop(0)
-        if o == "--board":
-            kw["board"] = args.pop(0)
-        elif o == "--port":
-            port = args.pop(0)
-        elif o == "--tree":
-            kw["tree"] = Path(args.pop(0))
-        elif o == "--options":
-            text = args.pop(0)
-            kw["options"] = json.loads(text) if text.strip() else None
-        elif o == "--players":
-            kw["players"] = args.pop(0) or None
-        else:
-            print(__doc__)
-            return 2
     try:
-        deploy(port, **kw)
+        deploy(ns.port, ns.board, tree=ns.tree, options=ns.options, players=ns.players or None)
     except DeployError as e:
         print("deploy: error: %s" % e, file=sys.stderr)
         return 1
@@ -492,4 +508,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.run(main)

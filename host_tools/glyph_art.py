@@ -236,7 +236,11 @@ def _literal(b, ch):
     return '    b"' + "".join("\\x%02x" % x for x in b) + '"  # ' + ch
 
 
-def main():
+def main(argv=None):
+    from host_tools import cli
+
+    cli.parser("host_tools.glyph_art", "Print the bytes literals of the Turkish glyphs (OLED8 for "
+               "firmware/drivers/oled.py, LCD5 for lcd.py) from their pixel art.").parse_args(argv)
     print("OLED8 = (")
     for ch in TR:
         print(_literal(oled8(ch), ch))
@@ -248,4 +252,6 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    from host_tools import cli
+
+    cli.run(main)

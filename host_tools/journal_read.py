@@ -365,12 +365,16 @@ def list_store(root):
 # ---------------------------------------------------------------- command line
 
 def main(argv):
-    args = [a for a in argv if not a.startswith("--")]
-    show_events = "--events" in argv
-    if len(args) != 1 or [a for a in argv if a.startswith("--") and a != "--events"]:
-        sys.stderr.write("usage: python -m host_tools.journal_read DIR|FILE [--events]\n")
-        return 2
-    path = args[0]
+    from host_tools import cli
+
+    ap = cli.parser("host_tools.journal_read", "Read match records as the board keeps them: list "
+                    "a store folder's matches, or print a match's events.")
+    ap.add_argument("path", metavar="DIR|FILE", help="a store folder (match/ and hist/), a hist/ "
+                    "folder, a journal folder or an event file")
+    ap.add_argument("--events", action="store_true",
+                    help="print the effective events of every match in DIR, not the list")
+    ns = ap.parse_args(argv)
+    path, show_events = ns.path, ns.events
     reads = read_path(path)
     several = len(reads) > 1 or (os.path.isdir(path) and not is_journal(path))
     status = 0

@@ -22,6 +22,7 @@ CLI:  python -m host_tools.mpy [--heap 64K] [--source] (-c CODE | -m MODULE) [AR
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import os
@@ -31,6 +32,8 @@ import sys
 import tempfile
 from pathlib import Path
 from typing import Callable, NamedTuple, Sequence
+
+from host_tools import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "build"
@@ -243,22 +246,39 @@ def smallest_heap(job: Callable[[int], Result], lo: int = 8 * 1024, hi: int = 51
     return hi * step
 
 
+def _heap(text: str) -> str:
+    # --heap: bytes, or with K or M (64K, 1M)
+    try:
+        heap_bytes(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("not a heap size (bytes, or 64K, 1M): %r" % text) from None
+    return text
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    kw: dict = {"heap": DEFAULT_HEAP, "mpy": True}
-    smallest = False
-    while args and args[0] in ("--heap", "--source", "--smallest"):
-        opt = args.pop(0)
-        if opt == "--heap":
-            kw["heap"] = args.pop(0)
-        elif opt == "--smallest":
-            smallest = True
-        else:
-            kw["mpy"] = False
-    if len(args) < 2 or args[0] not in ("-c", "-m"):
-        sys.stderr.write("usage: python -m host_tools.mpy [--heap 64K] [--source] [--smallest] "
-                         "(-c CODE | -m MODULE) [ARG ...]\n")
-        return 2
+    ap = cli.parser("host_tools.mpy", "Run MicroPython code the way a board runs it, on the "
+                    "board-like VM with a heap that never grows.",
+                    usage="%(prog)s [--heap 64K] [--source] [--smallest] (-c CODE | -m MODULE) "
+                    "[ARG ...]")
+    ap.add_argument("--heap", type=_heap, default=DEFAULT_HEAP,
+                    help="the VM's heap (default %s)" % DEFAULT_HEAP)
+    ap.add_argument("--source", dest="mpy", action="store_false",
+                    help="run the .py sources instead of the compiled .mpy tree")
+    ap.add_argument("--smallest", action="store_true",
+                    help="print the smallest heap the run fits in (by bisection)")
+    run_as = ap.add_mutually_exclusive_group(required=True)
+    run_as.add_argument("-c", dest="code", nargs=argparse.REMAINDER,
+                        help="CODE [ARG ...]: run CODE, the ARGs its mp_argv.ARGV")
+    run_as.add_argument("-m", dest="module", nargs=argparse.REMAINDER,
+                        help="MODULE [ARG ...]: run MODULE from the tree's root, the ARGs "
+                        "its mp_argv.ARGV")
+    ns = ap.parse_args(argv)
+    args = ["-c"] + ns.code if ns.code is not None else ["-m"] + ns.module
+    if len(args) < 2:
+        ap.error("argument %s: expected %s" % (args[0], "CODE" if ns.code is not None
+                                                  else "MODULE"))
+    kw: dict = {"heap": ns.heap, "mpy": ns.mpy}
+    smallest = ns.smallest
 
     def job(heap):
         kw["heap"] = heap
@@ -280,6 +300,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from host_tools import cli
-
     cli.run(main)

@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from host_tools import cli
 from host_tools.deploy import Board, DeployError
 
 # Run on the board (mpremote exec): the files of its records, with their sizes.
@@ -99,19 +100,16 @@ def pull(port: str, out_dir: str | Path, reset: bool = True,
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    port, dest, reset = "/dev/ttyACM0", "records", True
-    while args:
-        o = args.pop(0)
-        if o == "--port" and args:
-            port = args.pop(0)
-        elif o == "--out" and args:
-            dest = args.pop(0)
-        elif o == "--no-reset":
-            reset = False
-        else:
-            print(__doc__)
-            return 2
+    ap = cli.parser("host_tools.pull", "Copy a board's match records into a folder with mpremote "
+                    "(only what is new), then list its matches.")
+    ap.add_argument("--port", default="/dev/ttyACM0",
+                    help="the board's serial port (default /dev/ttyACM0)")
+    ap.add_argument("--out", default="records", metavar="DIR",
+                    help="the folder the records go to (default records)")
+    ap.add_argument("--no-reset", dest="reset", action="store_false",
+                    help="leave the board at the REPL (else it is reset: the match resumes)")
+    ns = ap.parse_args(argv)
+    port, dest, reset = ns.port, ns.out, ns.reset
     try:
         pull(port, dest, reset)
     except DeployError as e:
@@ -124,4 +122,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.run(main)

@@ -50,14 +50,17 @@ def replay(lines, err):
 
 
 def main(argv):
-    if len(argv) != 1:
-        sys.stderr.write("usage: python -m host_tools.replay FILE.jsonl\n")
-        return 2
+    from host_tools import cli
+
+    ap = cli.parser("host_tools.replay", "Replay an event file through the rules core and print "
+                    "the state after its last event (the state contract, DESIGN.md).")
+    ap.add_argument("file", metavar="FILE.jsonl", help="the events, one JSON object a line")
+    path = ap.parse_args(argv).file
     try:
-        with open(argv[0], encoding="utf-8") as f:
+        with open(path, encoding="utf-8") as f:
             lines = f.read().split("\n")
     except (OSError, UnicodeDecodeError) as e:
-        sys.stderr.write("can't read %s: %s\n" % (argv[0], e))
+        sys.stderr.write("can't read %s: %s\n" % (path, e))
         return 2
     m, bad = replay(lines, sys.stderr)
     if bad:

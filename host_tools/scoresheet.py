@@ -25,7 +25,6 @@ usage error.
 
 from __future__ import annotations
 
-import argparse
 import csv
 import io
 import json
@@ -648,8 +647,10 @@ def sheets_for_store(store_copy, out, date=None):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(prog="python -m host_tools.scoresheet",
-                                 description="League scoresheets from match records.")
+    from host_tools import cli
+
+    ap = cli.parser("host_tools.scoresheet", "League scoresheets from match records: NAME.json, "
+                    ".csv, .html (A4) and .png (chart) per match.")
     ap.add_argument("inputs", nargs="+", metavar="INPUT",
                     help="event file, journal folder, store folder or folder of event files")
     ap.add_argument("--out", required=True, metavar="DIR", help="where the sheets go")

@@ -171,12 +171,10 @@ def check(outdir, names=None):
 
 
 def main(argv=None):
-    import argparse
+    from host_tools import cli
 
-    ap = argparse.ArgumentParser(prog="python -m host_tools.screens",
-                                 description="The README's pictures, made from key presses.",
-                                 formatter_class=argparse.RawDescriptionHelpFormatter,
-                                 epilog="pictures: " + ", ".join(p[0][:-4] for p in PICTURES))
+    ap = cli.parser("host_tools.screens", "The README's pictures, made from key presses.",
+                    epilog="pictures: " + ", ".join(p[0][:-4] for p in PICTURES))
     ap.add_argument("outdir", nargs="?", default=str(DOCS),
                     help="write the pictures there (default docs/screens/)")
     ap.add_argument("--check", action="store_true",

@@ -8,7 +8,6 @@ DIR/match). docs/scoresheets.md shows the sheets host_tools.scoresheet makes of 
 """
 
 import os
-import sys
 
 from firmware.store import Store
 from firmware.ui import Controller
@@ -90,9 +89,19 @@ def make_store(root):
     return root
 
 
+def main(argv=None):
+    from host_tools import cli
+
+    ap = cli.parser("host_tools.sheet_demo", "Play two whole matches key by key on the real "
+                    "Controller into a board's store folder (docs/scoresheets.md).")
+    ap.add_argument("dir", metavar="DIR", help="the store folder (its match/ and hist/)")
+    folder = ap.parse_args(argv).dir
+    make_store(folder)
+    print("matches in %s" % folder)
+    return 0
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.stderr.write("usage: python -m host_tools.sheet_demo DIR\n")
-        sys.exit(2)
-    make_store(sys.argv[1])
-    print("matches in %s" % sys.argv[1])
+    from host_tools import cli
+
+    cli.run(main)

@@ -39,7 +39,6 @@ screen is printed after each line; end of input ends the run.
 
 from __future__ import annotations
 
-import argparse
 import os
 import shutil
 import sys
@@ -47,6 +46,7 @@ from typing import Any
 
 from firmware import stjson
 from firmware.app import Runner
+from host_tools import cli
 from host_tools.fakehw import (  # fakes: firmware/lib on sys.path
     BUTTONS,
     WALLS,
@@ -698,15 +698,18 @@ def run_tty(sim, fd=0, size=None):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m host_tools.sim",
-                                 description="The scoreboard on the PC (see the module doc).",
-                                 formatter_class=argparse.RawDescriptionHelpFormatter,
-                                 epilog=(__doc__ or "\n\n\n").split("\n\n", 2)[2])
-    ap.add_argument("--display", choices=sorted(DISPLAYS), default="oled")
+    ap = cli.parser("host_tools.sim", "The scoreboard on the PC: the firmware on fake pins and "
+                    "buses, the display drawn in the terminal.",
+                    epilog=(__doc__ or "\n\n\n").split("\n\n", 2)[2])
+    ap.add_argument("--display", choices=sorted(DISPLAYS), default="oled",
+                    help="the display (default oled)")
     ap.add_argument("--wall", choices=WALLS, help="a wall panel beside the display")
-    ap.add_argument("--input", choices=("keypad", "buttons"), default="keypad")
-    ap.add_argument("--lang", choices=("en", "tr"), default="en")
-    ap.add_argument("--game", choices=("14.1", "8ball", "9ball"), default="14.1")
+    ap.add_argument("--input", choices=("keypad", "buttons"), default="keypad",
+                    help="the referee keypad or the six buttons (default keypad)")
+    ap.add_argument("--lang", choices=("en", "tr"), default="en",
+                    help="the language (default en)")
+    ap.add_argument("--game", choices=("14.1", "8ball", "9ball"), default="14.1",
+                    help="the game a new match starts with (default 14.1)")
     ap.add_argument("--keys", metavar="FILE", help="play a key file headless")
     ap.add_argument("--shots", metavar="DIR", help="write PNG screenshots (with --keys)")
     ap.add_argument("--state", action="store_true", help="print the final state contract JSON")
@@ -739,6 +742,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    from host_tools import cli
-
     cli.run(main)

@@ -27,7 +27,7 @@ import termios
 import tty
 from typing import Any
 
-from host_tools import deploy, sim, vpico
+from host_tools import cli, deploy, sim, vpico
 from host_tools.vpico import ROOT
 
 DEFAULT_FLASH = ROOT / "build" / "vpico" / "sim.bin"  # (vpico run's is flash.bin)
@@ -117,21 +117,22 @@ def flash_note(flash, fresh: bool) -> str:
 
 
 def main(argv: list[str]) -> int:
-    flash, fresh, do_deploy = DEFAULT_FLASH, False, True
-    opts: dict = {}
-    while argv:
-        o = argv.pop(0)
-        if o == "--flash":
-            flash = argv.pop(0)
-        elif o in ("--display", "--wall", "--input", "--game"):
-            opts[o[2:]] = argv.pop(0)
-        elif o == "--fresh":
-            fresh = True
-        elif o == "--no-deploy":
-            do_deploy = False
-        else:
-            print(__doc__)
-            return 2
+    ap = cli.parser("host_tools.sim_vpico", "make sim BOARD=pico: the exact firmware on the "
+                    "virtual Pico, its display drawn in the terminal.")
+    ap.add_argument("--flash", default=DEFAULT_FLASH, metavar="FILE",
+                    help="the board's flash, kept between runs (default build/vpico/sim.bin)")
+    ap.add_argument("--fresh", action="store_true", help="start from a blank flash")
+    ap.add_argument("--no-deploy", dest="deploy", action="store_false",
+                    help="run what is on the flash (no deploy of the current build first)")
+    ap.add_argument("--display", choices=vpico.DISPLAYS, help="the display (default oled)")
+    ap.add_argument("--wall", choices=vpico.WALLS, help="a wall panel beside the display")
+    ap.add_argument("--input", choices=("keypad", "buttons"), help="the keys (default keypad)")
+    ap.add_argument("--game", choices=("14.1", "8ball", "9ball"), help="the game it starts with")
+    ns = ap.parse_args(argv)
+    flash, fresh, do_deploy = ns.flash, ns.fresh, ns.deploy
+    # the options given go into the board's board.py, as make deploy OPTIONS=...
+    opts: dict = {k: getattr(ns, k) for k in ("display", "wall", "input", "game")
+                  if getattr(ns, k) is not None}
     why = vpico.missing()
     if why:
         print("sim_vpico: " + why, file=sys.stderr)
@@ -140,10 +141,6 @@ def main(argv: list[str]) -> int:
     print(flash_note(flash, fresh), file=sys.stderr)
     display = opts.get("display", "oled")
     layout = opts.get("input", "keypad")
-    if display not in vpico.DISPLAYS or opts.get("wall") not in (None,) + vpico.WALLS or \
-            layout not in ("keypad", "buttons"):
-        print(__doc__)
-        return 2
     with vpico.VPico(flash=flash, fresh=fresh, display=display, wall=opts.get("wall")) as b:
         if do_deploy:
             n = b.boots()
@@ -157,6 +154,6 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     try:
-        sys.exit(main(sys.argv[1:]))
+        cli.run(main, sys.argv[1:])
     except deploy.DeployError as e:
         sys.exit("sim_vpico: " + str(e))

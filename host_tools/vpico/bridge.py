@@ -11,6 +11,7 @@ asks for a hard reset (run.mjs exits with 3: machine.reset(), a watchdog), as a 
 reboot with its USB port re-enumerating, and on SIGHUP (a "power cut": the emulator is killed
 with SIGKILL mid-whatever and booted again on the same flash file). SIGTERM/SIGINT: stop both.
 """
+import argparse
 import errno
 import os
 import select
@@ -20,15 +21,16 @@ import sys
 import time
 import tty
 
-args = sys.argv[1:]
-link = None
-if args[:1] == ["--link"]:
-    link = args[1]
-    args = args[2:]
-if args[:1] == ["--"]:
-    args = args[1:]
+ap = argparse.ArgumentParser(prog="bridge.py", description="Put an emulated Pico's USB serial "
+                             "(the command's stdin and stdout) on a pseudo-terminal.")
+ap.add_argument("--link", metavar="PATH", help="a symlink to the pty while it lives")
+ap.add_argument("command", nargs=argparse.REMAINDER, metavar="-- COMMAND ...",
+                help="the emulator's command line (node run.mjs ARGS...)")
+ns = ap.parse_args()
+link = ns.link
+args = ns.command[1:] if ns.command[:1] == ["--"] else ns.command
 if not args:
-    sys.exit(__doc__)
+    ap.error("the emulator's command is missing (-- node run.mjs ARGS...)")
 
 master, slave = os.openpty()
 tty.setraw(slave)  # no echo, no line editing: the slave's input is the device's raw output
