@@ -10,12 +10,12 @@ save_wall_png(rows, path, scale=12)         a wall panel: rows of 0xRRGGBB (NeoP
 text_bitmap(lines, cols)                    the 8x8-font bitmap save_lcd_png draws
 """
 
-from __future__ import annotations
+from __future__ import annotations  # noqa: I001 (the fakes first: they put the host framebuf on the path)
 
 from PIL import Image, ImageDraw
 
-from firmware.drivers.oled import TR
 from host_tools.fakes import oled as oled_fake
+from firmware.drivers.oled import TR
 
 OLED_ON = (120, 200, 255)
 OLED_OFF = (0, 0, 0)
