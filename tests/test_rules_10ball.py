@@ -1,6 +1,7 @@
 # mp: yes
 # 10-ball rules (RULES.md T1-T12, C-T1, O6) and its accounting (A1-A4); expectations worked out
 # from the rule text.
+from firmware import events
 from tests.helpers import UNDO, break_dry, choose, lag, new, play, player, refused, shot
 
 TEN = list(range(1, 11))
@@ -399,3 +400,24 @@ def test_O1_10ball_race_reached_match_over():
     assert refused(m, break_dry()) == "A11"
     m.apply(UNDO)
     assert _s(m)["winner"] is None and _s(m)["shooter"] == 1
+
+
+# ---------------------------------------------------------------- the event contract
+
+
+def _bad(ev):
+    try:
+        events.check(ev)
+    except events.BadEvent:
+        return True
+    return False
+
+
+def test_O6_new_event_shape_ten_on_break_spot_or_win():
+    for v in ("spot", "win"):
+        assert not _bad(new("10ball", ten_on_break=v))
+    assert _bad(new("10ball", ten_on_break="rerack")) and _bad(new("10ball", ten_on_break=1))
+    assert _bad(new("11ball"))
+    assert not _bad(shot(first=1, call=10, pots=[10], made=True))      # T2: a called ball
+    assert not _bad(choose("pass")) and not _bad(choose("shoot"))       # T5, T7
+    assert _bad(shot(first=1, call="ten"))
