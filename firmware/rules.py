@@ -49,7 +49,7 @@ class Refused(Exception):
 
 def new_state(ev):
     # type: (dict) -> dict
-    """The state right after a new event (O1-O4 settings, before the lag)."""
+    """The state right after a new event (O1-O4, O6 settings, before the lag)."""
     g = ev["game"]
     n = _full(g)
     three = ev.get("three_foul")
@@ -231,7 +231,7 @@ def _over(s, w):
 
 
 def _setup_rack(s, breaker):
-    """Rack all balls for a break by breaker (8/9-ball); both foul counts reset (A4)."""
+    """Rack all balls for a break by breaker (8/9/10-ball); both foul counts reset (A4)."""
     s["table"] = list(range(1, _full(s["game"]) + 1))
     s["groups"] = None
     s["p"][0][FOULS] = s["p"][1][FOULS] = 0
@@ -244,7 +244,7 @@ def _setup_rack(s, breaker):
 
 
 def _end_rack(s, w, rule):
-    """Rack won by w (8/9-ball): A3 next rack, O2 break order, O1 race."""
+    """Rack won by w (8/9/10-ball): A3 next rack, O2 break order, O1 race."""
     s["note"]["end"] = rule
     s["note"]["won"] = w
     s["p"][w][RACKS] += 1
