@@ -1,12 +1,12 @@
 # Event contract (DESIGN.md): shape checks that tell a malformed event from a refused one.
 
-GAMES = ("14.1", "8ball", "9ball")
+GAMES = ("14.1", "8ball", "9ball", "10ball")
 BREAKS = ("alternate", "winner", "loser")
 CHOICES = ("accept", "rerack", "kitchen", "spot8", "shoot", "pass")
 
 _FIELDS = {
     "new": ("game", "players", "target", "race", "break", "three_foul", "nine_on_break",
-            "lang"),
+            "ten_on_break", "lang"),
     "lag": ("breaker",),
     "shot": ("first", "pots", "rail", "break_rails", "cue_rail", "off", "call", "made",
              "cue_in_rack", "ball_in_rack", "ball_in_kitchen", "foul"),
@@ -66,7 +66,7 @@ def check(ev):
             raise BadEvent(k + " must be true or false")
     if t == "new":
         if ev.get("game") not in GAMES:
-            raise BadEvent("game must be one of 14.1, 8ball, 9ball")
+            raise BadEvent("game must be one of 14.1, 8ball, 9ball, 10ball")
         p = ev.get("players")
         if not isinstance(p, list) or len(p) != 2:
             raise BadEvent("players must be a list of two names")
@@ -79,6 +79,8 @@ def check(ev):
             raise BadEvent("break must be alternate, winner or loser")
         if ev.get("nine_on_break") not in (None, "win", "spot"):
             raise BadEvent("nine_on_break must be win or spot")
+        if ev.get("ten_on_break") not in (None, "spot", "win"):
+            raise BadEvent("ten_on_break must be spot or win")  # O6
         if ev.get("lang") not in (None, "en", "tr"):
             raise BadEvent("lang must be en or tr")
     elif t == "lag":

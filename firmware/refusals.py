@@ -15,7 +15,7 @@ MESSAGES = {
     "twice": "ball {} is listed twice",
     "cue_first": "the cue ball can't be the first ball hit",
     "too_many": "{} balls pocketed or off but only {} on the table",
-    "no_push": "a push out is allowed only on the shot right after a legal 9-ball break",
+    "no_push": "a push out is allowed only on the shot right after a legal break (9-ball, 10-ball)",
     "made_none": "made needs a pocketed object ball",
     "made_call": "the called ball {} was not pocketed",
     "unknown_foul": "{} is not a foul the referee can call here",

@@ -24,6 +24,8 @@ OPTIONS = {
     "E4": ("spot8", "rerack"),      # 8 on the break, breaker chooses
     "E4s": ("spot8", "rerack"),     # 8 on the break with a scratch, opponent chooses
     "N7": ("shoot", "pass"),        # after a legal push out
+    "T5": ("shoot", "pass"),        # 10-ball: after a legal push out
+    "T7": ("shoot", "pass"),        # 10-ball: balls pocketed, not as called
 }
 # Fouls a referee may call that the shot facts can't show.
 CALLED_FOULS = ("G5.1", "G5.2", "G5.3", "G5.4", "G5.5", "G5.6", "G5.7", "G5.8", "G5.9",
@@ -47,11 +49,11 @@ class Refused(Exception):
 
 def new_state(ev):
     # type: (dict) -> dict
-    """The state right after a new event (O1-O4 settings, before the lag)."""
+    """The state right after a new event (O1-O4, O6 settings, before the lag)."""
     g = ev["game"]
-    n = 9 if g == "9ball" else 15
+    n = _full(g)
     three = ev.get("three_foul")
-    return {
+    s = {
         "game": g, "names": list(ev["players"]),
         "target": list(ev.get("target") or (100, 100)), "race": list(ev.get("race") or (5, 5)),
         "brk": ev.get("break") or ("winner" if g == "9ball" else "alternate"),
@@ -68,6 +70,14 @@ def new_state(ev):
         "tot": [[0, 0], [0, 0]], "clean": True,
         "note": None,       # what the last event did, for the views
     }
+    if g == "10ball":
+        s["ten"] = ev.get("ten_on_break") or "spot"    # O6
+    return s
+
+
+def _full(g):
+    # The object balls of a rack (S1, E1, N1, T1).
+    return 9 if g == "9ball" else (10 if g == "10ball" else 15)
 
 
 def copy(v):
@@ -86,7 +96,7 @@ def group_of(b):
 # ---------------------------------------------------------------- checks
 
 def _ball_rule(s):
-    return {"14.1": "S1", "8ball": "E1", "9ball": "N1"}[s["game"]]
+    return {"14.1": "S1", "8ball": "E1", "9ball": "N1", "10ball": "T1"}[s["game"]]
 
 
 def _on(s, b):
@@ -126,15 +136,17 @@ def _check_shot(s, ev):
     call = ev.get("call")
     if call == "push":
         if not s["push"]:
-            raise Refused("N7", "no_push")
+            raise Refused("T5" if g == "10ball" else "N7", "no_push")
     elif call is not None and call != "safety":
         _on(s, call)
     if ev.get("made"):
         if len(pots) == (0 in pots):  # no object ball among them (each is there once)
             raise Refused("A8", "made_none")
+        if g == "10ball" and call is None and not s["breaking"]:
+            call = s["table"][0]                      # C-T1: the lowest ball is the called one
         if g != "14.1" and call is not None and call not in ("safety", "push") \
                 and call not in pots:
-            raise Refused("A8", "made_call", call)
+            raise Refused("C-T1" if g == "10ball" else "A8", "made_call", call)
     f = ev.get("foul")
     if f is not None and f not in CALLED_FOULS:
         raise Refused("G5", "unknown_foul", f)
@@ -143,7 +155,8 @@ def _check_shot(s, ev):
 def _check_choose(s, ev):
     pend = s["pending"]
     if not pend:
-        raise Refused({"14.1": "S4", "8ball": "E3", "9ball": "N7"}[s["game"]], "no_choice")
+        raise Refused({"14.1": "S4", "8ball": "E3", "9ball": "N7", "10ball": "T7"}[s["game"]],
+                      "no_choice")
     by, kind = pend
     opts = OPTIONS[kind]
     opt = ev["option"]
@@ -218,8 +231,8 @@ def _over(s, w):
 
 
 def _setup_rack(s, breaker):
-    """Rack all balls for a break by breaker (8/9-ball); both foul counts reset (A4)."""
-    s["table"] = list(range(1, (9 if s["game"] == "9ball" else 15) + 1))
+    """Rack all balls for a break by breaker (8/9/10-ball); both foul counts reset (A4)."""
+    s["table"] = list(range(1, _full(s["game"]) + 1))
     s["groups"] = None
     s["p"][0][FOULS] = s["p"][1][FOULS] = 0
     s["shooter"] = s["breaker"] = breaker
@@ -231,7 +244,7 @@ def _setup_rack(s, breaker):
 
 
 def _end_rack(s, w, rule):
-    """Rack won by w (8/9-ball): A3 next rack, O2 break order, O1 race."""
+    """Rack won by w (8/9/10-ball): A3 next rack, O2 break order, O1 race."""
     s["note"]["end"] = rule
     s["note"]["won"] = w
     s["p"][w][RACKS] += 1
@@ -278,8 +291,8 @@ def _choose(s, ev):
     s["pending"] = None
     s["note"] = {"choice": opt}
     other = 1 - by
-    if kind == "N7":
-        s["shooter"] = by if opt == "shoot" else other  # C-N4
+    if kind in ("N7", "T5", "T7"):
+        s["shooter"] = by if opt == "shoot" else other  # C-N4, T5, T7
         return
     if opt == "rerack":                                 # A3: the rack number stays
         if kind[:2] == "S4":
@@ -319,13 +332,14 @@ def _as_facts(ev):
 
 # ---------------------------------------------------------------- entry
 
-_GAMES = {"14.1": "rules_141", "8ball": "rules_8ball", "9ball": "rules_9ball"}
+_GAMES = {"14.1": "rules_141", "8ball": "rules_8ball", "9ball": "rules_9ball",
+          "10ball": "rules_10ball"}
 _game_mod = [None, None]  # [game, the module of its shot rules]
 
 
 def _game(g):
     # The shot rules of game g (firmware/rules_*.py): only the game being played is loaded, so
-    # a board does not hold the code of the other two.
+    # a board does not hold the code of the others (10-ball's takes 9-ball's shared steps).
     if _game_mod[0] != g:
         if _game_mod[0] is not None:
             _game_mod[0] = _game_mod[1] = None

@@ -40,15 +40,17 @@ from host_tools.journal_read import Read, Stop
 from host_tools.sheet_tr import TR
 
 SCHEMA = "pool-scoresheet/1"
-GAME_NAMES = {"14.1": "14.1 continuous", "8ball": "8-ball", "9ball": "9-ball"}
+GAME_NAMES = {"14.1": "14.1 continuous", "8ball": "8-ball", "9ball": "9-ball",
+              "10ball": "10-ball"}
 
 # How a rack was won (the rule in the core's note "end") and foul names for the sheet.
 HOW = {"E11": "8 made", "E12.1": "foul on the 8", "E12.2": "8 made with the last group ball",
        "E12.3": "8 off the table", "E12.4": "8 in the wrong pocket",
        "E12.5": "8 made early", "E12.6": "three fouls", "N2": "9 made",
-       "C-N1": "9 on the break", "N11": "three fouls"}
+       "C-N1": "9 on the break", "N11": "three fouls", "T2": "10 made",
+       "O6": "10 on the break", "T11": "three fouls"}
 # A loss of the rack (the winner did not make the winning ball: the other player lost it).
-LOSSES = ("E12.1", "E12.2", "E12.3", "E12.4", "E12.5", "E12.6", "N11")
+LOSSES = ("E12.1", "E12.2", "E12.3", "E12.4", "E12.5", "E12.6", "N11", "T11")
 FOULS = {"G3": "no rail / no contact", "G5.1": "bad contact", "G5.2": "scratch",
          "G5.3": "ball off the table", "G5.4": "touched a ball", "G5.5": "frozen ball",
          "G5.6": "no foot on the floor", "G5.7": "ball moving", "G5.8": "frozen ball",
@@ -57,7 +59,8 @@ FOULS = {"G3": "no rail / no contact", "G5.1": "bad contact", "G5.2": "scratch",
          "G20": "measuring",
          "E3": "bad break", "E7": "wrong ball first", "E9": "cue ball moved",
          "C-E1": "8 first on an open table", "N2": "not the 1 first on the break",
-         "N4": "bad break", "N5": "not the lowest ball first", "S4": "breaking violation"}
+         "N4": "bad break", "N5": "not the lowest ball first", "S4": "breaking violation",
+         "T3": "bad break", "T10": "not the lowest ball first"}
 RACKS = {"S10": "re-rack 14", "C-S4a": "re-rack 15", "C-S4b": "re-rack 15, cue in the kitchen",
          "C-S4c": "re-rack 14, 15th on the head spot", "C-S4d": "re-rack 14, cue in hand",
          "C-S4dh": "re-rack 14, cue on the head spot",

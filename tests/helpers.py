@@ -191,6 +191,43 @@ def long_141(n, seed=1, undo_every=0, log=None, m=None):
         yield ev
 
 
+def long_10ball(n, seed=1, undo_every=0, m=None):
+    """A legal 10-ball match of n accepted events (race to 100,000): breaks, the lowest ball made,
+    the 10 as called, misses, safeties, fouls, balls not as called (T7) and their choices, push
+    outs, an undo every undo_every events. Deterministic, each event judged as it is made (on m,
+    a Match given, or one in RAM), as long_141."""
+    m = m or Match()
+    x = seed
+    for ev in (new("10ball", race=[100000, 100000]), lag(0)):
+        m.apply(ev, False)
+        yield ev
+    k = 2
+    while k < n:
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        r = (x >> 16) % 9
+        s = m.s
+        t = s["table"]
+        low = t[0]
+        if undo_every and k % undo_every == 0 and len(m.log) > 3:
+            ev = UNDO
+        elif s["pending"]:
+            ev = choose(("shoot", "pass")[r % 2])
+        elif s["breaking"]:
+            ev = shot(first=1, pots=[t[r]] if r < 5 else [], break_rails=r % 5, rail=True)
+        elif s["push"] and r == 8:
+            ev = shot(call="push", first=None)
+        elif r < 3:
+            ev = shot(first=low, call=low, pots=[low], made=True, rail=True)
+        else:
+            ev = (shot(first=low, call=10, pots=[10], made=True, rail=True),
+                  shot(first=low, rail=True), shot(first=low, call="safety", rail=True),
+                  shot(first=None), shot(first=low, call=low, pots=[t[-1]], rail=True),
+                  shot(first=low, pots=[low, 0], rail=True))[r - 3]
+        m.apply(ev, False)
+        k += 1
+        yield ev
+
+
 ON_MP = __import__("sys").implementation.name == "micropython"
 
 

@@ -27,6 +27,11 @@ def test_only_the_game_played_has_its_rules_loaded():
         assert m.s["game"] == game and len(m.log) == 3
         assert _loaded(module), module
         assert [g for g, mod in games if _loaded(mod)] == [game]
+    m = _play_a_shot("10ball")  # 10-ball's rules with 9-ball's shared steps (T5, T10, T11)
+    assert m.s["game"] == "10ball" and len(m.log) == 3 and _loaded("rules_10ball")
+    assert [g for g, mod in games if _loaded(mod)] == ["9ball"]
+    _play_a_shot("14.1")
+    assert not _loaded("rules_10ball") and not _loaded("rules_9ball")
 
 
 def test_the_new_match_screen_is_let_go_once_the_match_starts():

@@ -131,6 +131,29 @@ def test_a_5000_event_match_replays_in_64k_as_on_cpython(tmp_path):
     assert '"rack": ' in mp.stdout and text.count('"undo"') > 100
 
 
+def test_a_10ball_match_replays_in_64k_as_on_cpython(tmp_path):
+    """A 10-ball match of 3,000 events (breaks, called balls, T7 choices, push outs, fouls,
+    undos) replayed as the board keeps it, and by the rules core with the journal alone
+    (host_tools/core_mp.py), at -X heapsize=64K, prints CPython's state."""
+    import json
+
+    from tests.helpers import long_10ball
+
+    text = "".join(json.dumps(ev) + "\n" for ev in long_10ball(3000, seed=5, undo_every=31))
+    (tmp_path / "long.jsonl").write_text(text)
+    cp = subprocess.run([sys.executable, "-m", "tests.mp_replay", str(tmp_path / "long.jsonl")],
+                        cwd=ROOT, capture_output=True, text=True)
+    assert cp.returncode == 0, cp.stderr
+    files = {"long.jsonl": text.encode()}
+    mp = mpy.run_module("tests.mp_replay", ["long.jsonl"], heap="64K", files=files)
+    assert mp.fits, mp.stderr
+    assert mp.stdout.splitlines()[1:] == cp.stdout.splitlines()[1:]
+    assert '"game": "10ball"' in mp.stdout and "refused" not in mp.stdout
+    core = mpy.run_module("host_tools.core_mp", heap="64K", files=files)
+    assert core.fits and core.returncode == 0, core.stderr
+    assert core.stdout.split()[1] == "0"  # (no score in 10-ball)
+
+
 def test_a_key_press_in_play_allocates_at_most_200_bytes():
     """Issue 10: a key press in play allocates at most 200 bytes, the journal on the VM's
     filesystem (host_tools.bench_mp: 480 keys of a 14.1 match, the collector off each press;

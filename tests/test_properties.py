@@ -52,6 +52,8 @@ def draw_event(data, m):
         ev["call"] = "push"
     elif c < 5 and pots:
         ev["call"] = data.draw(st.sampled_from(pots))
+    elif c == 5 and table and s["game"] == "10ball":
+        ev["call"] = data.draw(st.sampled_from(table))   # T2: any ball may be called
     ev["made"] = data.draw(st.integers(0, 3)) > 0
     if data.draw(st.integers(0, 4)) == 0:
         ev["cue_in_rack"] = data.draw(st.booleans())
@@ -62,7 +64,7 @@ def draw_event(data, m):
 
 
 def start(data):
-    game = data.draw(st.sampled_from(("14.1", "8ball", "9ball")))
+    game = data.draw(st.sampled_from(("14.1", "8ball", "9ball", "10ball")))
     ev = {"t": "new", "game": game, "players": ["A", "B"],
           "three_foul": data.draw(st.booleans()) or data.draw(st.booleans())}
     if game == "14.1":
@@ -71,6 +73,7 @@ def start(data):
         ev["race"] = [data.draw(st.integers(1, 3)), data.draw(st.integers(1, 3))]
         ev["break"] = data.draw(st.sampled_from(("alternate", "winner", "loser")))
         ev["nine_on_break"] = data.draw(st.sampled_from(("win", "spot")))
+        ev["ten_on_break"] = data.draw(st.sampled_from(("win", "spot")))
     m = Match()
     m.apply(ev)
     states = [rules.copy(m.s)]
@@ -83,7 +86,7 @@ def check_invariants(m):
     st_ = m.state()
     json.loads(stjson.dumps(st_))                     # always writable as JSON
     s = m.s
-    full = 9 if s["game"] == "9ball" else 15
+    full = {"9ball": 9, "10ball": 10}.get(s["game"], 15)
     assert 0 <= st_["balls_left"] <= full
     if s["table"] is not None:
         t = st_["on_table"]
@@ -102,7 +105,7 @@ def check_invariants(m):
     if st_["pending"]:
         assert st_["pending"]["by"] == st_["shooter"]
     if st_["push_out"]:
-        assert s["game"] == "9ball" and st_["pending"] is None
+        assert s["game"] in ("9ball", "10ball") and st_["pending"] is None
     for i, p in enumerate(st_["players"]):
         assert p["high_run"] >= p["run"] >= 0
         assert p["innings"] >= 0 and p["fouls"] >= 0
@@ -111,6 +114,8 @@ def check_invariants(m):
             assert p["fouls"] <= 2                     # S11, E12.6, N11 act on the third
         if s["game"] != "14.1":
             assert p["score"] == 0
+        if s["game"] == "10ball" and st_["winner"] is None:
+            assert 10 in st_["on_table"]                # T4, T6-T8, T10: the 10 is spotted
         elif st_["winner"] != i:
             assert p["score"] < s["target"][i]
 
@@ -134,12 +139,36 @@ def check_141_books(before, after, mover):
     return 0, -d
 
 
+def check_rotation_books(before, after, mover):
+    """The books of 9-ball and 10-ball (their counterpart of C-S6): a shot adds to the
+    shooter's legally pocketed balls either nothing (a foul, a safety, a miss, not as called)
+    or every object ball that left the table and stays down; a shooter who stays at the table
+    has all of them counted; the other player's count never changes."""
+    bb, ab = before["p"], after["p"]
+    other = 1 - mover
+    assert ab[other][rules.BALLS] == bb[other][rules.BALLS]
+    gain = ab[mover][rules.BALLS] - bb[mover][rules.BALLS]
+    won = [ab[i][rules.RACKS] - bb[i][rules.RACKS] for i in (0, 1)]
+    assert sorted(won) in ([0, 0], [0, 1])
+    if won[mover]:                                      # N2, C-N1, T2, O6: the money ball
+        assert 1 <= gain <= len(before["table"])
+        return
+    if won[other]:                                      # N11, T11: three fouls
+        assert gain == 0
+        return
+    gone = len(before["table"]) - len(after["table"])
+    assert gone >= 0 and gain in (0, gone)
+    if after["shooter"] == mover and not after["pending"]:
+        assert gain == gone                             # N6, T4, T6: all of them count
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_random_streams_only_refuse_and_keep_invariants(data):
     """Random events never raise anything but a refusal; refusals change nothing;
     undo restores exactly the state before; replaying the log equals live play;
-    in 14.1 the scores equal balls legally pocketed minus penalties (C-S6)."""
+    in 14.1 the scores equal balls legally pocketed minus penalties (C-S6); in 9-ball and
+    10-ball each shot's legally pocketed balls are the ones that stayed down, or none."""
     m, log, history = start(data)      # history: state after each accepted non-undo event
     pocketed, penalties = [0, 0], [0, 0]   # 14.1 books, one entry per state in history
     for _ in range(data.draw(st.integers(1, 120))):
@@ -159,6 +188,8 @@ def test_random_streams_only_refuse_and_keep_invariants(data):
             penalties.pop()
             assert m.s == history[-1]
             continue
+        if m.s["game"] in ("9ball", "10ball") and ev["t"] == "shot":
+            check_rotation_books(before, m.s, view["shooter"])
         if m.s["game"] == "14.1" and ev["t"] == "shot":
             gain, pen = check_141_books(view, m.state(), view["shooter"])
             pocketed.append(pocketed[-1] + gain)

@@ -45,6 +45,30 @@ def test_prints_the_state_json():
     assert st["pending"] is None and st["winner"] is None
 
 
+def test_prints_a_10ball_state():
+    # T4: the 10 on the break spotted, the breaker on; T7: the 3 not as called, B chooses.
+    r = _run_lines(['{"t": "new", "game": "10ball", "players": ["A", "B"]}', LAG0,
+                    '{"t": "shot", "first": 1, "pots": [10, 2], "break_rails": 4, "rail": true}',
+                    '{"t": "shot", "first": 1, "call": 1, "pots": [3], "rail": true}',
+                    '{"t": "shot", "first": 1, "rail": true}'])
+    assert "line 5" in r.stderr and "T7" in r.stderr   # a shot while B must choose
+    assert r.returncode == 0, r.stderr
+    st = json.loads(r.stdout)
+    assert st["game"] == "10ball" and st["on_table"] == [1, 4, 5, 6, 7, 8, 9, 10]
+    assert st["balls_left"] == 8 and st["shooter"] == 1 and st["bih"] is None
+    assert st["pending"] == {"by": 1, "options": ["shoot", "pass"]}
+    assert st["players"][0]["innings"] == 1 and st["players"][0]["run"] == 0
+    assert st["players"][0]["high_run"] == 1 and st["winner"] is None
+
+
+def test_scenario_ten_ball_prints_its_state():
+    path = os.path.join(ROOT, "tests", "scenarios", "ten-ball-push-pass")
+    r = _run(path + ".jsonl")
+    assert r.returncode == 0, r.stderr
+    with open(path + ".state.json", encoding="utf-8") as f:
+        assert json.loads(r.stdout) == json.load(f)
+
+
 def test_refusal_goes_to_stderr_with_line_and_rule_and_replay_goes_on():
     r = _run_lines(
         [

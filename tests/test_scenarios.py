@@ -101,7 +101,7 @@ def names(d=None):
 
 def test_scenarios_are_present():
     ns = names()
-    for game in ("eight-ball", "nine-ball", "straight-pool"):
+    for game in ("eight-ball", "nine-ball", "straight-pool", "ten-ball"):
         assert len([n for n in ns if n.startswith(game)]) >= 3, ns
     for n in ns:
         assert n + ".state.json" in os.listdir(_dir()), n
