@@ -62,8 +62,9 @@ def cpython():
     per_key = (time.perf_counter() - t) / len(keys) * 1e6
     print("CPython: %.0f us per key press through the controller (a shot every 1.3 keys)"
           % per_key)
-    figures.update({"cpy.event": "%.1f µs" % per_event, "cpy.undo": "%.0f µs" % per_undo,
-                    "cpy.key": "%.0f µs" % per_key})
+    load = " (load average %.1f on %d cores)" % (os.getloadavg()[0], os.cpu_count() or 1)
+    figures.update({"cpy.event": "%.1f µs" % per_event + load,
+                    "cpy.undo": "%.0f µs" % per_undo + load, "cpy.key": "%.0f µs" % per_key + load})
 
 
 def sizes():
