@@ -1,9 +1,15 @@
 # Memory figures measured inside the board-like MicroPython (run by host_tools/bench.py through
-# host_tools/mpy.py), with the match on a journal in the VM's filesystem as on a board.
+# host_tools/mpy.py), with the match on a journal in the VM's filesystem as on a board. Each
+# figure is printed as a line to read and as a FIGURE line of JSON for docs/figures.md.
 import gc
+import json
 import time
 
 alloc = gc.mem_alloc  # pyright: ignore[reportAttributeAccessIssue] (MicroPython only)
+
+
+def figure(d):
+    print("FIGURE " + json.dumps(d))  # host_tools/bench.py FIG
 
 # What a board holds while a 14.1 match is played on an OLED with a keypad (the new-match screen,
 # the shape checks and the other games' rules are loaded only when needed).
@@ -143,6 +149,7 @@ def _steps():
     app = alloc() - base
     print("resident: core %d bytes (with the journal), app %d bytes (modules as .mpy, English "
           "texts)" % (core, app))
+    figure({"core": core, "app": app})
 
     from firmware.journal import Journal
     from firmware.match import Match
@@ -165,6 +172,8 @@ def _steps():
     yield
     print("per event: %d bytes allocated (journal write included); per undo: %d bytes"
           % (per_event, per_undo))
+    figure({"event": per_event, "undo": per_undo})
+    resume = {}
     for n in (10, 100, 1000, 5000):  # resume from flash: flat in the length of the match
         j = Journal("bench_r%d" % n)
         r = Match(j)
@@ -183,10 +192,12 @@ def _steps():
         dt = time.ticks_diff(time.ticks_us(), t)  # pyright: ignore[reportAttributeAccessIssue]
         print("resume at %d events: %d us on this machine, %d events replayed"
               % (n, dt, len(r.log.lines)))
+        resume[str(n)] = [dt, len(r.log.lines)]
         r.log.close()
         r = None
         yield
 
+    figure({"resume": resume})
     from firmware.ui import Controller
     c = None
     for where in ("vm", "lfs"):
@@ -199,6 +210,7 @@ def _steps():
               " rules %d, match %d, journal %d (the record %d, its files' opening %d, snapshots "
               "%d, packs %d)" % ((WHERE[where], len(KEYS) * REPS, split["events"]) +
                                  tuple(split[k] // (len(KEYS) * REPS) for k in SPLIT)))
+        figure({"key." + where: {k: split[k] // (len(KEYS) * REPS) for k in SPLIT}})
         c.match.log.close()
         yield
     c = Controller("keypad", "en", "14.1")
@@ -212,6 +224,7 @@ def _steps():
     views.render(c.model(), "oled")
     render = alloc() - a
     print("one OLED render: %d bytes" % render)
+    figure({"render": render})
 
 
 for _ in _steps():

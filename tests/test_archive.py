@@ -15,7 +15,7 @@ from host_tools.norflash import installed
 from tests.helpers import long_141
 
 BLOCKS = 128  # a 512 KB filesystem: a Pico's geometry, fewer blocks to copy for each cut
-PLAYED = 68  # events of the match played before Start (the image)
+PLAYED = 68  # events of the match played before Start
 
 
 def _keys(ctl, text):

@@ -42,9 +42,9 @@ def _resume(image):
 
 
 def test_a_power_cut_at_every_flash_operation_of_a_won_rack_and_its_undo():
-    # Finding: a cut during a rack won (13 events on an 8-ball board) resumed 12 of them, a state
-    # never on screen. Now: before the action or after it, never inside it. A long press of the
-    # player not at the table: the shooter's miss, then that player's 9 (N2), one action.
+    # A cut during a won rack's records resumes the state before the action or after it, never a
+    # state inside it that was never on screen. A long press of the player not at the table: the
+    # shooter's miss, then that player's 9 (N2), one action.
     nor, fs = norflash.new_fs(64)
     with installed(fs):
         c = Controller("buttons", "en", "9ball", store=store.Store(""))

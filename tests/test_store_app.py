@@ -1,4 +1,4 @@
-# The scoreboard with its match on flash (issue 10): a board that boots resumes the match with
+# The scoreboard with its match on flash: a board that boots resumes the match with
 # the same screen and says so, bad settings give defaults and name what was wrong, a flash that
 # can't write refuses the shot without losing anything, a new match archives the last one.
 import json

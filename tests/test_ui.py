@@ -1,4 +1,4 @@
-# The Controller from key presses to events and screens: the fixes of issue 7 (RULES.md IDs).
+# The Controller from key presses to events and screens (RULES.md IDs).
 from firmware.ui import Controller
 
 
@@ -416,7 +416,7 @@ def test_A10_rack_question_with_buttons_fits():
         assert c.mode == "play" and c.match.s["note"]["rack"] == "C-S4d"
 
 
-# ---------------------------------------------------------------- issue 7: referees' requests
+# ---------------------------------------------------------------- what a referee keys and sees
 
 def test_N1_a_ball_already_pocketed_is_refused_as_it_is_keyed():
     # 9-ball: P1 breaks in the 2; keying the 2 again is refused at once (N1), nothing entered.
