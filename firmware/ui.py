@@ -34,7 +34,7 @@ class Controller:
 
     def model(self):
         h = _MODES[self.mode]
-        return {"mode": self.mode, "lang": self.lang, "s": self.match.s,
+        return {"mode": self.mode, "lang": self.lang, "match": self.match,
                 "state": self.match.state(), "entry": list(self.entry), "hit": self.hit,
                 "shift": self.shift,
                 "msg": self.msg, "hints": h.hints(self), "items": h.items(self),
