@@ -220,7 +220,8 @@ class _Sheet:
                 self.racks[-1]["breaker"] = a["shooter"]
 
 
-_FIELDS = ("game", "rack", "shooter", "breaking", "pending", "winner", "names", "target", "race")
+_FIELDS = ("game", "rack", "shooter", "breaking", "pending", "winner", "names", "target", "race",
+           "brk", "three", "nine")
 _PLAYER = ("score", "racks", "fouls", "innings", "run", "high_run", "balls")
 
 
