@@ -225,12 +225,12 @@ _FIELDS = ("game", "rack", "shooter", "breaking", "pending", "winner", "names", 
 _PLAYER = ("score", "racks", "fouls", "innings", "run", "high_run", "balls")
 
 
-def _snap(m):
+def _snap(m) -> "dict[str, Any] | None":
     # What the sheet reads of match m now (firmware.match.Match queries), as a dict of copies
     # (the core changes its state in place), None before the new event; "p": the players.
     if m.get("game") is None:
         return None
-    s = {k: rules.copy(m.get(k)) for k in _FIELDS}
+    s: "dict[str, Any]" = {k: rules.copy(m.get(k)) for k in _FIELDS}
     s["note"] = rules.copy(m.get("note"))
     s["p"] = [{k: m.player(i, k) for k in _PLAYER} for i in (0, 1)]
     return s
