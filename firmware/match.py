@@ -77,7 +77,7 @@ class Match:
     """A match: apply events, undo, and the queries every other layer reads it by (the screens,
     the controller, the store, the host tools; docs/contracts.md "Match queries"). Only this
     module and firmware/rules*.py read the rules state self.s itself: a change of its format
-    (or of a snapshot's, _migrate) stays behind these methods. Each query returns a scalar or
+    (or of a snapshot's, read back in rebuild) stays behind these methods. Each query returns a scalar or
     an object the state already holds (read it, don't change it): none allocates."""
 
     def __init__(self, log=None):
@@ -177,8 +177,9 @@ class Match:
         """Set the state from the log: its latest snapshot and the events after it (fewer than
         _K). Undo uses it, and so does a soft restart that keeps the log of a failed controller."""
         s, i = self.log.base()
-        if s is not None:
-            _migrate(s)
+        if s is not None and "tot" not in s:  # the one place that knows a snapshot's older
+            s["tot"] = [[0, 0], [0, 0]]      # formats: one from before the statistics
+            s["clean"] = False
         for j in range(i, len(self.log)):
             s = rules.apply(s, self.log.event(j))
         self.s = s
@@ -259,10 +260,3 @@ class Match:
             "winner": s["winner"], "players": players,
         }
 
-
-def _migrate(s):
-    # A snapshot read back from a log in the format the rules read now (the one place that
-    # knows older formats): one from before the statistics gets them.
-    if "tot" not in s:
-        s["tot"] = [[0, 0], [0, 0]]
-        s["clean"] = False
