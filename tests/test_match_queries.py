@@ -1,9 +1,9 @@
 # The Match queries (docs/contracts.md "Match queries") agree with the state contract and the rules.
 import pytest
+from views_models import BREAK_141, m8_choice, m9_push, m141_run, m141_two_fouls
 
 from firmware import rules
 from firmware.match import Match
-from views_models import BREAK_141, m8_choice, m9_push, m141_run, m141_two_fouls
 
 CONTRACT = {"shooter": "shooter", "bih": "bih", "breaking": "breaking", "push": "push_out",
             "winner": "winner", "groups": "groups", "table": "on_table", "rack": "rack",
