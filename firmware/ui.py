@@ -33,9 +33,8 @@ class Controller:
     # ------------------------------------------------------------ model
 
     def model(self):
-        s = self.match.s
         h = _MODES[self.mode]
-        return {"mode": self.mode, "lang": self.lang, "s": s,
+        return {"mode": self.mode, "lang": self.lang, "match": self.match,
                 "state": self.match.state(), "entry": list(self.entry), "hit": self.hit,
                 "shift": self.shift,
                 "msg": self.msg, "hints": h.hints(self), "items": h.items(self),
@@ -133,7 +132,7 @@ class Controller:
         return True
 
     def _undo(self):
-        """Take back the last user action: the events it sent (DESIGN.md undo events, each
+        """Take back the last user action: the events it sent (docs/contracts.md undo events, each
         taking back one accepted event), as one step (Match.undo_action)."""
         n = len(self.match.log)
         k = self.match.log.action()
@@ -457,7 +456,7 @@ class _Play(_Mode):
             if b in c.entry:
                 return c.entry.remove(b)
             if b:
-                rules._on(s, b)  # a ball already pocketed is refused as it is keyed (E1, N1)
+                c.match.check_ball(b)  # a ball already pocketed is refused as it is keyed (E1, N1)
             if len(c.entry) > full:
                 c.msg = ["entry_full"]
             else:
@@ -808,8 +807,7 @@ class _RackQ(_List):
     # cue ball in the rack area, the cue ball goes on the head spot).
     def items(self, c):
         a = c.ask
-        case = rules._game("14.1").rack_case(c.match.s["left"] - len(a[0]["pots"]), a[1],
-                                             a[2] is True, a[2] == "kitchen")
+        case = c.match.rack_case(len(a[0]["pots"]), a[1], a[2] is True, a[2] == "kitchen")
         return [["cue_in_rack", "toggle", a[1]], ["ball_in_rack", "toggle", a[2]],
                 ["ok", "ok", case]]
 

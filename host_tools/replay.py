@@ -1,4 +1,4 @@
-# python -m host_tools.replay FILE.jsonl: print the state after the last event (DESIGN.md).
+# python -m host_tools.replay FILE.jsonl: print the state after the last event (docs/contracts.md).
 import json
 import sys
 
