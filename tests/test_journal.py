@@ -43,7 +43,7 @@ def test_journal_replays_like_ram_and_resumes_anywhere():
     n = 0
     for j, r in _pair(root, 400, 3, 13):
         assert j.state() == r.state(), n
-        # RAM holds the latest snapshot and fewer than 16 events after it (DESIGN.md)
+        # RAM holds the latest snapshot and fewer than 16 events after it (docs/contracts.md)
         assert len(j.log.lines) < 16 and len(j.log) == len(r.log)
         if n % 31 == 0:
             assert _reopened(root).state() == r.state(), n
