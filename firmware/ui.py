@@ -1,18 +1,27 @@
 # Controller: key events -> match events and the screen model (docs/ui-contract.md); pure, no I/O.
-# Each screen mode is a small handler (below the Controller) with its keys, list rows and hints;
-# the Controller keeps the state they share and builds the events of shots and choices.
-from firmware import rules, unload
+# It only translates: the store, the journal, the settings file, the brightness and the loading
+# of modules are the table's (firmware/table.py), which it asks through a few methods. Each
+# layout (keypad, buttons, four buttons) is an input map (_Layout, below): its handler of each
+# screen mode, with that mode's keys, list rows and hints, and its keys' labels; the Controller
+# keeps the state they share and builds the events of shots and choices (its public methods are
+# what the handlers use).
+from firmware import rules
 from firmware.match import Match
+from firmware.table import Table
 
 
 class Controller:
-    def __init__(self, layout="keypad", lang="en", game="14.1", store=None):
-        self.layout = layout
+    def __init__(self, layout="keypad", lang="en", game="14.1", table=None):
+        self.keys = _LAYOUTS[layout]  # the input map of layout "keypad", "buttons" or "four"
+        self.layout = self.keys.name  # ("four" is a "buttons" layout without MISS and OK)
         self.lang = lang
-        self.store = store  # firmware.store.Store: the match goes to its journal (or None: RAM)
-        self.match = Match()
+        # the table (firmware.table.Table; here a new one: no store, all in RAM) and its
+        # settings, which the new-match screen edits and the table saves
+        self.table = t = Table(None, game) if table is None else table
+        self.cfg = t.cfg
+        self.match = Match(t.take(None))
         self.version = 0
-        self.mode = "setup"    # the name of the screen mode; _MODES[mode] handles its keys
+        self.mode = "setup"    # the name of the screen mode; self.keys.modes[mode] handles it
         self.entry = []
         self.hit = None        # the ball the referee said was hit first ("#A"), or None
         self.shift = False
@@ -21,20 +30,13 @@ class Controller:
         self.cursor = 0
         self.confirm = None
         self.ask = None        # type: list | None  # A10 question: [shot event, cue_in, ball_in]
-        # Actions that sent more than one event, so that one undo takes each back whole: for
-        # each, the log's length after it and its event count (flat pairs: [len, n, len, n...]).
-        # Not kept over a restart (restore, resume): then each undo takes back one event.
-        self.groups = []
-        self.wall = False      # a wall panel is wired: the menus set its brightness (cfg)
-        self.four = False      # buttons: only P1, P2, FOUL and UNDO are wired (no MISS, OK)
-        self.cfg = {"game": game, "p1": "P1", "p2": "P2", "t1": 100, "t2": 100, "r1": 5,
-                    "r2": 5, "break": None, "three": True, "nine": "win", "bright": None}
+        self.foul_i = 0        # the menu's called foul: its index in rules.CALLED_FOULS
 
     # ------------------------------------------------------------ model
 
     def model(self):
         s = self.match.s
-        h = _MODES[self.mode]
+        h = self.keys.modes[self.mode]
         return {"mode": self.mode, "lang": self.lang, "s": s,
                 "state": self.match.state(), "entry": list(self.entry), "hit": self.hit,
                 "shift": self.shift,
@@ -46,8 +48,8 @@ class Controller:
         m = Match(log)
         m.rebuild()
         self.match = m
-        self.groups = []
-        self._after()
+        self.table.take(log)
+        self.after()
         self.version += 1
 
     def resume(self, events, check=True):
@@ -57,8 +59,13 @@ class Controller:
         for ev in events:
             m.apply(ev, check)
         self.match = m
-        self.groups = []
-        self._after()
+        self.table.take(m.log)
+        self.after()
+        self.version += 1
+
+    def say(self, msg):
+        # Show a message (or a list of them) from outside the keys: the boot's, the store's.
+        self.msg = msg
         self.version += 1
 
     # ------------------------------------------------------------ keys
@@ -72,7 +79,7 @@ class Controller:
         self.fault = None
         self.msg = None
         try:
-            _MODES[self.mode].key(self, kind == "long", name)
+            self.keys.modes[self.mode].key(self, kind == "long", name)
         except (rules.Refused, ValueError) as e:
             self._refused(e)
         except OSError:  # the journal could not write: the event did not count
@@ -84,14 +91,20 @@ class Controller:
         else:
             self.msg = ["bad_key", str(e)]
 
-    def _bad(self, k):
+    # ------------------------------------------------------------ what the handlers use
+
+    def bad(self, k):
         self.msg = ["bad_key", k]
 
-    def _go(self, mode):
+    def go(self, mode):
         self.mode = mode
         self.cursor = 0
 
-    def _after(self):
+    def menu(self):
+        self.go("menu")
+        self.confirm = None
+
+    def after(self):
         """Pick the mode from the match after an accepted event."""
         s = self.match.s
         self.entry.clear()  # (an event got a copy of what it needed)
@@ -107,32 +120,19 @@ class Controller:
             m = "choice"
         else:
             m = "play"
-        self._go(m)
+        self.go(m)
 
-    def _send(self, ev):
+    def send(self, ev):
         """Apply one event and show the match after it; False if it was refused."""
         try:
             self.match.apply(ev, False)  # well-formed by construction (tests/mash.py)
         except rules.Refused as e:
             self._refused(e)
             return False
-        self._after()
+        self.after()
         return True
 
-    def _send_all(self, *evs):
-        """Apply events as one step: all are accepted or none (Match.apply_all: journaled as
-        one action, resumed whole or not at all). An item may be a function returning events,
-        called when its turn comes, so that it sees the table as the events before it left
-        it."""
-        try:
-            self.match.apply_all(evs)
-        except rules.Refused as e:
-            self._refused(e)
-            return False
-        self._after()
-        return True
-
-    def _undo(self):
+    def undo(self):
         """Take back the last user action: the events it sent (DESIGN.md undo events, each
         taking back one accepted event), as one step (Match.undo_action)."""
         n = len(self.match.log)
@@ -143,66 +143,20 @@ class Controller:
         except rules.Refused as e:
             self._refused(e)
             return
-        self._after()
+        self.after()
         self.msg = ["undone_x", what] if what else ["undone"]
 
     # ------------------------------------------------------------ shots
 
-    def _objs(self):
-        # The object balls entered, as a new list (the entry is cleared after each event).
-        return [b for b in self.entry if b]
-
-    def _legal_first(self):
-        """The ball the shot hits first: the one the referee named ("#A"), else a legal one:
-        the first entered ball the shooter may hit, else the lowest such ball on the table."""
-        if self.hit is not None:
-            return self.hit
-        s = self.match.s
-        t = s["table"]
-        if s["game"] == "9ball" or s["breaking"] and t:
-            return t[0]
-        if s["game"] == "14.1":
-            for b in self.entry:    # the first object ball entered
-                if b:
-                    return b
-            return 1
-        ok = self._may_hit()
-        for b in self.entry:        # C-E2: a ball of the other group entered is only pocketed
-            if b in ok:             # (never the cue ball: ok holds object balls)
-                return b
-        return ok[0]
-
-    def _may_hit(self):
-        # 8-ball: the balls the shooter may hit first (C-E1, E7; the 8 once the group is down).
-        s = self.match.s
-        t = s["table"]
-        g = s["groups"]
-        ok = [b for b in t if b != 8 and (g is None or rules.group_of(b) == g[s["shooter"]])]
-        return ok or [8]
-
-    def _wrong(self, b):
-        s = self.match.s
-        if s["game"] == "14.1":
-            return False
-        return b != s["table"][0] if s["game"] == "9ball" else b not in self._may_hit()
-
-    def _base(self):
-        s = self.match.s
-        ev = {"t": "shot", "first": self._legal_first(), "rail": True}
-        if s["breaking"]:
-            ev["break_rails"] = 4
-            ev["cue_rail"] = True
-        return ev
-
-    def _made(self):
+    def made(self):
         s = self.match.s
         if 0 in self.entry:
-            return self._shot_foul(None)
+            return self.foul()
         if s["groups"] is None and s["game"] == "8ball" and not s["breaking"] \
-                and not self._objs() and self.hit is None:
-            return self._go("groupq")  # E6: the ball made decides the groups: which was it?
-        ev = self._base()
-        objs = self._objs() if self.entry else [ev["first"]]
+                and not _objs(self) and self.hit is None:
+            return self.go("groupq")  # E6: the ball made decides the groups: which was it?
+        ev = _base(self)
+        objs = _objs(self) if self.entry else [ev["first"]]
         ev["pots"] = objs
         if s["game"] == "14.1" or s["game"] == "8ball" and not s["breaking"]:
             # S2, E8: the called ball went in (A8): the shooter's ball hit first, if it went in
@@ -211,35 +165,35 @@ class Controller:
         if s["game"] == "14.1" and not s["breaking"] and s["left"] - len(objs) <= 1 \
                 and s["p"][s["shooter"]][rules.SCORE] + len(objs) < s["target"][s["shooter"]]:
             self.ask = [ev, False, False]     # A10: where are the cue ball and the 15th ball?
-            self._go("rackq")
+            self.go("rackq")
             return
-        self._send(ev)
+        self.send(ev)
 
-    def _shot_miss(self):
+    def miss(self):
         if 0 in self.entry:
-            return self._shot_foul(None)
-        ev = self._base()
+            return self.foul()
+        ev = _base(self)
         if self.entry:
-            ev["pots"] = self._objs()       # pocketed, but not as called (A8)
-        self._send(ev)
+            ev["pots"] = _objs(self)       # pocketed, but not as called (A8)
+        self.send(ev)
 
-    def _shot_safe(self):
+    def safe(self):
         s = self.match.s
         if s["breaking"]:
-            return self._shot_miss()
-        ev = self._base()
+            return self.miss()
+        ev = _base(self)
         ev["call"] = "safety"
-        objs = self._objs() if self.entry else None
+        objs = _objs(self) if self.entry else None
         if objs:
             ev["pots"] = objs
-        self._send(ev)
+        self.send(ev)
 
-    def _shot_foul(self, rule, viol=False):
+    def foul(self, rule=None, viol=False):
         """A foul: a scratch when the cue ball is entered, else the referee's rule, else a
         bad hit (no legal first contact, G3); on a break, a bad break (14.1: C alone, or viol:
         a breaking violation with the balls entered, the cue ball among them, A6)."""
         s = self.match.s
-        ev = self._base()
+        ev = _base(self)
         if self.entry:
             ev["pots"] = list(self.entry)
         if s["breaking"] and not (s["game"] == "14.1" and 0 in self.entry and not rule
@@ -255,28 +209,30 @@ class Controller:
         elif 0 not in self.entry and not s["breaking"]:
             # no legal first contact (G3), or the wrong ball named with "#A" (E7, C-E1, N5)
             h = self.hit
-            ev["first"] = h if h is not None and self._wrong(h) else None
-        self._send(ev)
+            ev["first"] = h if h is not None and _wrong(self, h) else None
+        self.send(ev)
 
-    def _push(self):
+    def push(self):
         ev = {"t": "shot", "call": "push", "first": None, "rail": False}
         if self.entry:
             ev["pots"] = list(self.entry)
-        self._send(ev)
+        self.send(ev)
 
-    def _off(self):
+    def off(self):
         # the balls entered left the table (0: the cue ball, S9, N10); none entered: the cue ball
-        ev = self._base()
+        ev = _base(self)
         ev["off"] = list(self.entry) or [0]
-        self._send(ev)
+        self.send(ev)
 
-    def _won_rack(self, who):
+    def won_rack(self, who):
         """Long press of a player's button (8/9-ball): that player made the winning ball, and
         nothing else is credited: 8-ball only with who's group down (E11; an open table or
-        balls of the group left are refused: no ball is pocketed that was not shot)."""
+        balls of the group left are refused: no ball is pocketed that was not shot). The
+        events go as one step: all are accepted or none (Match.apply_all: journaled as one
+        action, resumed whole or not at all)."""
         s = self.match.s
         if s["game"] == "14.1" or s["pending"] or s["winner"] is not None or who is None:
-            return self._bad("long")
+            return self.bad("long")
         g = s["groups"]
         nine = s["game"] == "9ball"
         if not nine and (g is None or [b for b in s["table"] if rules.group_of(b) == g[who]]):
@@ -288,7 +244,7 @@ class Controller:
                 b["pots"] = [9]
             evs.append(b)
         elif s["shooter"] != who:   # the shooter missed; who came to the table
-            evs.append({"t": "shot", "first": self._legal_first(), "rail": True})
+            evs.append({"t": "shot", "first": _first(self), "rail": True})
         if nine:
             s0 = s["rack"]
 
@@ -297,109 +253,130 @@ class Controller:
                 if t["rack"] != s0 or t["winner"] is not None:
                     return ()
                 return ({"t": "shot", "first": t["table"][0], "pots": [9], "rail": True},)
-            evs.append(win)
+            evs.append(win)  # (called when its turn comes: it sees the table the others left)
         else:        # the 8 called and made (E11)
             evs.append({"t": "shot", "first": 8, "pots": [8], "call": 8, "made": True,
                         "rail": True})
-        self._send_all(*evs)
+        try:
+            self.match.apply_all(evs)
+        except rules.Refused as e:
+            return self._refused(e)
+        self.after()
 
-    # ------------------------------------------------------------ choices
-
-    def _choose(self, opt):
+    def choose(self, opt):
         s = self.match.s
         ev = {"t": "choose", "option": opt, "by": s["pending"][0]}
         if opt == "rerack_other":
             ev["option"] = "rerack"
             ev["breaker"] = 1 - s["pending"][0]
-        self._send(ev)
+        self.send(ev)
 
-    def _options(self):
-        """Keypad choice options in order, with the named-breaker re-rack of A7 split out."""
-        kind = self.match.s["pending"][1]
-        opts = list(rules.OPTIONS[kind])
-        if kind in ("E3", "E3s"):
-            opts.append("rerack_other")
-        return opts
+    # ------------------------------------------------------------ the table: start, settings
 
-    # ------------------------------------------------------------ match: start, new, close
-
-    def _start(self, keep=None):
+    def start(self, keep=None):
         # keep: the fewest archived matches pruning keeps (None: the store's rule, asking first
         # in mode "full" if the flash is short of room; 1: the referee said delete; 0: keep all).
+        t = self.table
         ev = _setup().new_event(self.cfg, self.lang)
-        st = self.store
-        if st is not None and keep is None and st.full():
-            return self._go("full")
-        c = dict(self.cfg)
-        c["lang"] = self.lang
+        if keep is None and t.full():
+            return self.go("full")
         # (the store archives, makes the journal and saves the settings a step a pass)
-        self.match = Match(None if st is None else st.start(c, keep))
-        self.groups = []
-        if self._send(ev):
-            moved = st and st.moved
-            self.msg = ["moved", moved] if moved else ["started"]
-            _setup().remember(st, ev["players"])
-            unload("setup")  # its code is not needed until the next new match
+        self.match = Match(t.open(self.lang, keep))
+        if self.send(ev):
+            self.msg = t.started(ev["players"])
 
-    def _save_settings(self):
-        # The settings (and the language) to settings.json, where there is a store; a flash
-        # that won't take them says so (what was played is saved, in the journal).
-        if self.store is not None:
-            c = dict(self.cfg)
-            c["lang"] = self.lang
-            self.store.cfg = c  # (what Start's step saves, if it is still to come)
-            if not self.store.save_settings(c):
-                self.msg = ["cfg_not_saved"]
-
-    def _new_match(self):
-        # Back to the new-match screen with the same settings (the menu's "New match", confirmed).
-        v = self.version
-        cfg = self.cfg
-        w = self.wall
-        f = self.four
-        self._close()
-        self.__init__(self.layout, self.lang, cfg["game"], self.store)
-        self.cfg = cfg
-        self.version = v
-        self.wall = w
-        self.four = f
-        if self.store is not None:
-            self.store.look()  # the room left, measured while the new-match screen is up
-
-    def _close(self):
-        # Let go of the match's journal file (a new match or the settings screen comes).
-        self.match.log.close()
-
-    def _open_menu(self):
-        self._go("menu")
+    def to_setup(self, look=False):
+        # Back to the new-match screen with the same settings, the match's journal let go
+        # (look: a match was played: the table measures the room left meanwhile).
+        self.table.close(look)
+        self.match = Match(self.table.take(None))
         self.confirm = None
+        self.ask = None
+        self.after()
 
-    def _other_lang(self):
+    def other_lang(self):
         self.lang = "tr" if self.lang == "en" else "en"
-        self._save_settings()
+        if not self.table.save(self.lang):
+            self.msg = ["cfg_not_saved"]  # (the settings file, not the event)
 
-    def _bright(self, d):
-        # The wall panel's brightness one step up or down (1-15), kept in the settings at once.
-        c = self.cfg
-        c["bright"] = ((c["bright"] or 8) - 1 + d) % 15 + 1
-        self._save_settings()
+    def bright(self, d):
+        # The wall panel's brightness one step up or down, saved at once.
+        if not self.table.bright(d, self.lang):
+            self.msg = ["cfg_not_saved"]
 
-    def _bright_row(self, it):
-        if self.wall:
+    def setting(self, key, d):
+        # A new-match screen's field one step on (firmware/setup.py: the names from the store).
+        self.msg = self.table.setting(key, d)
+
+    def rows(self, it):
+        # A list screen's rows with the brightness row (where a wall panel is wired).
+        if self.table.wall:
             it.insert(-1, ["bright", "set", self.cfg["bright"]])  # (before start / back)
         return it
 
-    def _called(self):
-        return rules.CALLED_FOULS[self.cfg.get("foul_i", 0) % len(rules.CALLED_FOULS)]
+
+# ---------------------------------------------------------------- building a shot
+
+def _objs(c):
+    # The object balls entered, as a new list (the entry is cleared after each event).
+    return [b for b in c.entry if b]
+
+
+def _first(c):
+    """The ball the shot hits first: the one the referee named ("#A"), else a legal one: the
+    first entered ball the shooter may hit, else the lowest such ball on the table."""
+    if c.hit is not None:
+        return c.hit
+    s = c.match.s
+    t = s["table"]
+    if s["game"] == "9ball" or s["breaking"] and t:
+        return t[0]
+    if s["game"] == "14.1":
+        for b in c.entry:    # the first object ball entered
+            if b:
+                return b
+        return 1
+    ok = _may_hit(s)
+    for b in c.entry:        # C-E2: a ball of the other group entered is only pocketed
+        if b in ok:          # (never the cue ball: ok holds object balls)
+            return b
+    return ok[0]
+
+
+def _may_hit(s):
+    # 8-ball: the balls the shooter may hit first (C-E1, E7; the 8 once the group is down).
+    t = s["table"]
+    g = s["groups"]
+    ok = [b for b in t if b != 8 and (g is None or rules.group_of(b) == g[s["shooter"]])]
+    return ok or [8]
+
+
+def _wrong(c, b):
+    s = c.match.s
+    if s["game"] == "14.1":
+        return False
+    return b != s["table"][0] if s["game"] == "9ball" else b not in _may_hit(s)
+
+
+def _base(c):
+    s = c.match.s
+    ev = {"t": "shot", "first": _first(c), "rail": True}
+    if s["breaking"]:
+        ev["break_rails"] = 4
+        ev["cue_rail"] = True
+    return ev
 
 
 # ---------------------------------------------------------------- screen modes
-# One handler per screen mode (Controller.mode names it): key(c, long, k) does what key k does
-# there, items(c) is the list it shows, hints(c) what the keys do now ([key, action] pairs).
+# One handler per screen mode (Controller.mode names it) and layout: key(c, long, k) does what
+# key k does there, items(c) is the list it shows, hints(c) what the keys do now ([key, action]
+# pairs). A mode whose keys mean the same on every layout has one handler, which shows the
+# labels of the layout's keys (c.keys.l); the others have one for the keypad and one for the
+# buttons.
 
 class _Mode:
     def key(self, c, long, k):
-        c._bad(k)
+        c.bad(k)
 
     def items(self, c):
         return []
@@ -410,40 +387,35 @@ class _Mode:
 
 class _Lag(_Mode):
     def hints(self, c):
-        b = c.layout == "buttons"
-        return [["P1" if b else "1", "lag0"], ["P2" if b else "2", "lag1"]]
+        lb = c.keys.l
+        return [[lb["p1"], "lag0"], [lb["p2"], "lag1"]]
 
     def key(self, c, long, k):
         if k in ("D", "UNDO"):         # back to the settings
-            c._close()
-            c.match = Match()
-            c.groups = []
-            return c._go("setup")
+            return c.to_setup()
         i = {"1": 0, "2": 1, "P1": 0, "P2": 1}.get(k)
         if i is None:
-            return c._bad(k)
-        c._send({"t": "lag", "breaker": i})
+            return c.bad(k)
+        c.send({"t": "lag", "breaker": i})
 
 
 def _shift(c):
     # "#" on the keypad: shift for the next key; a second "#" opens the menu.
     if c.shift:
         c.shift = False
-        return c._open_menu()
+        return c.menu()
     c.shift = True
 
 
 def _undo_key(c, long):
     # UNDO on the buttons: pressed, takes back the last action; held down, opens the menu.
     if long:
-        return c._open_menu()
-    c._undo()
+        return c.menu()
+    c.undo()
 
 
-class _Play(_Mode):
+class _PlayKeys(_Mode):
     def key(self, c, long, k):
-        if c.layout == "buttons":
-            return self._button(c, long, k)
         if k == "#":
             return _shift(c)
         sh = c.shift
@@ -453,7 +425,7 @@ class _Play(_Mode):
             b = int(k) + (10 if sh else 0)
             full = 9 if s["game"] == "9ball" else 15
             if b > full:
-                return c._bad("#" + k)
+                return c.bad("#" + k)
             if b in c.entry:
                 return c.entry.remove(b)
             if b:
@@ -463,76 +435,95 @@ class _Play(_Mode):
             else:
                 c.entry.append(b)
         elif k == "*" and sh:
-            c._go("help")
+            c.go("help")
         elif k == "C" and sh:          # "#C", 14.1 break: a breaking violation and a scratch (A6)
             if s["game"] != "14.1" or not s["breaking"]:
-                return c._bad("#C")
+                return c.bad("#C")
             if 0 not in c.entry:
                 c.entry.append(0)
-            c._shot_foul(None, True)
+            c.foul(None, True)
         elif k == "A" and sh:          # "#A": the last ball entered was hit first
-            objs = c._objs()
+            objs = _objs(c)
             if not objs:
-                return c._bad("#A")
+                return c.bad("#A")
             c.hit = objs[-1]
             c.entry.remove(c.hit)
         elif k == "A":
-            c._made()
+            c.made()
         elif k == "B":
-            c._shot_miss()
+            c.miss()
         elif k == "*":
-            c._shot_safe()
+            c.safe()
         elif k == "C":
-            c._shot_foul(None)
+            c.foul()
         elif k != "D":
-            c._bad(k)
+            c.bad(k)
         elif c.entry or c.hit is not None:
             c.entry = []
             c.hit = None
         else:
-            c._undo()
-
-    def _button(self, c, long, k):
-        if k == "UNDO":
-            return _undo_key(c, long)
-        if k == "FOUL":
-            if long:
-                c.entry = [0]
-            return c._shot_foul(None)
-        if k == "MISS":
-            return c._shot_miss()
-        if k == "OK":
-            return c._shot_safe()
-        if k not in ("P1", "P2"):
-            return c._bad(k)
-        who = 0 if k == "P1" else 1
-        if long:
-            return c._won_rack(who)
-        if who == c.match.s["shooter"]:
-            return c._made()
-        c._shot_miss()
+            c.undo()
 
     def hints(self, c):
-        if c.layout == "buttons":
-            me = "P1" if c.match.s["shooter"] == 0 else "P2"
-            return [[me, "made"], ["P2" if me == "P1" else "P1", "miss"], ["FOUL", "foul"],
-                    ["UNDO", "undo"]]
         b = c.match.s["breaking"]
         return [["A", "made"], ["B", "dry_break" if b else "miss"],
                 ["C", "bad_break" if b else "foul"],
                 ["D", "clear" if c.entry or c.hit is not None else "undo"]]
 
 
-class _Choice(_Mode):
+class _PlayButtons(_Mode):
+    def key(self, c, long, k):
+        if k == "UNDO":
+            return _undo_key(c, long)
+        if k == "FOUL":
+            if long:
+                c.entry = [0]
+            return c.foul()
+        if k == "MISS":
+            return c.miss()
+        if k == "OK":
+            return c.safe()
+        if k not in ("P1", "P2"):
+            return c.bad(k)
+        who = 0 if k == "P1" else 1
+        if long:
+            return c.won_rack(who)
+        if who == c.match.s["shooter"]:
+            return c.made()
+        c.miss()
+
+    def hints(self, c):
+        me = "P1" if c.match.s["shooter"] == 0 else "P2"
+        return [[me, "made"], ["P2" if me == "P1" else "P1", "miss"], ["FOUL", "foul"],
+                ["UNDO", "undo"]]
+
+
+def _options(c):
+    """Keypad choice options in order, with the named-breaker re-rack of A7 split out."""
+    kind = c.match.s["pending"][1]
+    opts = list(rules.OPTIONS[kind])
+    if kind in ("E3", "E3s"):
+        opts.append("rerack_other")
+    return opts
+
+
+class _ChoiceKeys(_Mode):
+    def key(self, c, long, k):
+        opts = _options(c)
+        if k.isdigit() and 1 <= int(k) <= len(opts):
+            return c.choose(opts[int(k) - 1])
+        if k == "D":
+            return c.undo()
+        c.bad(k)
+
+    def hints(self, c):
+        return [[str(i + 1), o] for i, o in enumerate(_options(c))] + [["D", "undo"]]
+
+
+class _ChoiceButtons(_Mode):
+    # FOUL steps through the options, the chooser's button takes the one shown.
     def key(self, c, long, k):
         s = c.match.s
-        if c.layout != "buttons":
-            opts = c._options()
-            if k.isdigit() and 1 <= int(k) <= len(opts):
-                return c._choose(opts[int(k) - 1])
-            if k == "D":
-                return c._undo()
-            return c._bad(k)
         by = s["pending"][0]
         opts = rules.OPTIONS[s["pending"][1]]
         if k == "UNDO":
@@ -540,67 +531,66 @@ class _Choice(_Mode):
         elif k == "FOUL":
             c.cursor = (c.cursor + 1) % len(opts)
         elif k not in ("P1", "P2"):
-            c._bad(k)
+            c.bad(k)
         elif (0 if k == "P1" else 1) != by:
             c.msg = ["not_yours", by]
         else:
-            c._choose(opts[c.cursor % len(opts)])
+            c.choose(opts[c.cursor % len(opts)])
 
     def hints(self, c):
         s = c.match.s
-        if c.layout == "buttons":
-            opts = rules.OPTIONS[s["pending"][1]]
-            return [["P1" if s["pending"][0] == 0 else "P2", opts[c.cursor % len(opts)]],
-                    ["FOUL", "next"], ["UNDO", "undo"]]
-        return [[str(i + 1), o] for i, o in enumerate(c._options())] + [["D", "undo"]]
+        opts = rules.OPTIONS[s["pending"][1]]
+        return [["P1" if s["pending"][0] == 0 else "P2", opts[c.cursor % len(opts)]],
+                ["FOUL", "next"], ["UNDO", "undo"]]
 
 
 class _Over(_Mode):
     # The match is won: only undo, and the menu (a new match, the language).
     def key(self, c, long, k):
-        if c.layout == "buttons":
-            if k == "UNDO":
-                return _undo_key(c, long)
-        elif k == "#":
+        if k == "#":
             return _shift(c)
-        elif k == "D":
-            return c._undo()
+        if k == "D":
+            return c.undo()
         c.shift = False
-        c._bad(k)
+        c.bad(k)
 
     def hints(self, c):
-        b = c.layout == "buttons"
-        return [["UNDO" if b else "D", "undo"], ["long:UNDO" if b else "##", "menu"]]
+        lb = c.keys.l
+        return [[lb["undo"], "undo"], [lb["menu"], "menu"]]
 
 
-# The keys of a list screen on the keypad and on the buttons.
-_LIST_KEYS = ("2", "8", "4", "6", "5", "#", "A", "D")
-_LIST_BUTTONS = ("P1", "P2", "FOUL", "OK", "UNDO")
+class _OverButtons(_Over):
+    def key(self, c, long, k):
+        if k == "UNDO":
+            return _undo_key(c, long)
+        c.shift = False
+        c.bad(k)
 
 
 class _List(_Mode):
-    # A list screen: keys move the cursor, change the row's value, confirm it, or go back.
+    # A list screen: keys move the cursor, change the row's value, confirm it, or go back
+    # (which key does what: the layout's c.keys.lst).
     def key(self, c, long, k):
-        b = c.layout == "buttons"
-        if k not in (_LIST_BUTTONS if b else _LIST_KEYS):
-            return c._bad(k)  # (before its rows are made)
+        a = c.keys.lst.get(k)
+        if a is None:
+            return c.bad(k)  # (before its rows are made)
         items = self.items(c)
         c.cursor %= len(items)  # (a list may have got shorter: the game changed)
-        if k == "2":
+        if a == "u":
             c.cursor = (c.cursor - 1) % len(items)
-        elif k in ("8", "P1"):
+        elif a == "d":
             c.cursor = (c.cursor + 1) % len(items)
-        elif k in ("4", "6", "P2"):
-            self.change(c, items[c.cursor], -1 if k == "4" else 1)
-        elif k in ("D", "UNDO"):
+        elif a == "-" or a == "+":
+            self.change(c, items[c.cursor], -1 if a == "-" else 1)
+        elif a == "b":
             self.back(c)
-        else:  # 5, # or A (FOUL or OK)
+        else:
             self.ok(c, items[c.cursor])
 
     def hints(self, c):
-        b = c.layout == "buttons"
-        return [["P2" if b else "4/6", "toggle"], ["FOUL" if b else "5", "ok"],
-                ["UNDO" if b else "D", "back"], ["P1" if b else "2/8", "down" if b else "move"]]
+        lb = c.keys.l
+        return [[lb["toggle"], "toggle"], [lb["ok"], "ok"], [lb["undo"], "back"],
+                [lb["move"], lb["mv"]]]
 
     def change(self, c, item, d):
         pass
@@ -609,14 +599,40 @@ class _List(_Mode):
         self.back(c)
 
     def back(self, c):
-        c._after()
+        c.after()
 
 
 class _Setup(_List):
     # The new-match screen: 4/6 (P2) change a setting, 5 (FOUL) starts from any row; nothing
-    # to go back to. On a player's row * types a name (mode "name", firmware/setup.py).
+    # to go back to.
+    def items(self, c):
+        return c.rows(_setup().items(c.cfg, c.lang))
+
+    def hints(self, c):
+        h = _List.hints(self, c)
+        h[1][1] = "start"
+        del h[2]
+        return h
+
+    def change(self, c, item, d):
+        if item[0] == "lang":
+            c.other_lang()
+        elif item[0] == "bright":
+            c.bright(d)
+        else:
+            c.setting(item[0], d)
+
+    def ok(self, c, item):
+        c.start()
+
+    def back(self, c):
+        c.bad(c.keys.l["undo"])
+
+
+class _SetupKeys(_Setup):
+    # On the keypad, * on a player's row types a name (mode "name", firmware/setup.py).
     def key(self, c, long, k):
-        if k == "*" and c.layout == "keypad" and self._player(c):
+        if k == "*" and self._player(c):
             return _setup().type_start(c, self._player(c))
         _List.key(self, c, long, k)
 
@@ -625,30 +641,11 @@ class _Setup(_List):
         f = it[c.cursor % len(it)][0]
         return f if f in ("player1", "player2") else None
 
-    def items(self, c):
-        return c._bright_row(_setup().items(c.cfg, c.lang))
-
     def hints(self, c):
-        h = _List.hints(self, c)
-        h[1][1] = "start"
-        del h[2]
-        if c.layout == "keypad" and self._player(c):
+        h = _Setup.hints(self, c)
+        if self._player(c):
             h.insert(2, ["*", "type_name"])  # (before the move hint: it shows)
         return h
-
-    def change(self, c, item, d):
-        if item[0] == "lang":
-            c._other_lang()
-        elif item[0] == "bright":
-            c._bright(d)
-        else:
-            c.msg = _setup().change(c.cfg, item[0], d, c.store)
-
-    def ok(self, c, item):
-        c._start()
-
-    def back(self, c):
-        c._bad("UNDO" if c.layout == "buttons" else "D")
 
 
 class _Name(_Mode):
@@ -667,10 +664,10 @@ class _Full(_List):
         return [["full_delete", "full_delete", None], ["full_keep", "full_keep", None]]
 
     def ok(self, c, item):
-        c._start(1 if item[1] == "full_delete" else 0)
+        c.start(1 if item[1] == "full_delete" else 0)
 
     def back(self, c):
-        c._go("setup")
+        c.go("setup")
 
 
 class _Menu(_List):
@@ -680,53 +677,54 @@ class _Menu(_List):
         if s and s["winner"] is None and s["shooter"] is not None:
             if s["game"] == "9ball":   # (refused but for the shot after the break: N7)
                 it.append(["push", "push", None])
+            f = rules.CALLED_FOULS
             it += [["touch", "touch", "G5.4"], ["double", "double", "G5.11"],
-                   ["off", "off", None], ["called_foul", "called_foul", c._called()]]
+                   ["off", "off", None], ["called_foul", "called_foul", f[c.foul_i % len(f)]]]
             if s["game"] != "14.1":
                 it.append(["won_rack", "won_rack", None])
         nm = "newmatch"
         if c.confirm:   # asked once: the row says which key confirms
-            nm = "newmatch_q" + ("F" if c.layout == "buttons" else "5")
-        return c._bright_row(it + [["help", "help", None], ["lang", "lang", c.lang],
-                                   [nm, nm, None], ["back", "back", None]])
+            nm = c.keys.l["confirm"]
+        return c.rows(it + [["help", "help", None], ["lang", "lang", c.lang],
+                            [nm, nm, None], ["back", "back", None]])
 
     def change(self, c, item, d):
         act = item[1]
         if act == "called_foul":
-            c.cfg["foul_i"] = c.cfg.get("foul_i", 0) + d
+            c.foul_i += d
         elif act == "lang":
-            c._other_lang()
+            c.other_lang()
         elif item[0] == "bright":
-            c._bright(d)
+            c.bright(d)
 
     def ok(self, c, item):
         act = item[1]
         if act == "lang":
-            c._other_lang()
+            c.other_lang()
         elif act == "set":      # the brightness row: one step up
-            c._bright(1)
+            c.bright(1)
         elif act == "back":
-            c._after()
+            c.after()
         elif act == "help":
-            c._go("help")
+            c.go("help")
         elif act == "newmatch":
             c.confirm = True
         elif act[:10] == "newmatch_q":
-            c._new_match()
+            c.to_setup(True)
         elif act == "push":
-            c._push()
+            c.push()
         elif act == "off":
-            c._off()
+            c.off()
         elif act == "won_rack":
-            c._won_rack(c.match.s["shooter"])
+            c.won_rack(c.match.s["shooter"])
         elif item[2] == "G5.2":     # a scratch is the cue ball pocketed (S7, A7, N4)
             if 0 not in c.entry:
                 c.entry.append(0)
-            c._shot_foul(None)
+            c.foul()
         elif item[2] == "G5.3":     # a ball off the table: the balls entered, else the cue ball
-            c._off()
+            c.off()
         else:           # touch, double, the called foul: a foul by its rule
-            c._shot_foul(item[2])
+            c.foul(item[2])
 
 
 class _GroupQ(_List):
@@ -736,12 +734,25 @@ class _GroupQ(_List):
         return [[g, g, None] for g in ("solids", "stripes")
                 if [b for b in t if rules.group_of(b) == g]]
 
+    def key(self, c, long, k):      # keypad: 1 / 2 the group, or the list's keys
+        if k in ("1", "2") and int(k) <= len(self.items(c)):
+            c.cursor = int(k) - 1
+            return self.ok(c, None)
+        _List.key(self, c, long, k)
+
+    def hints(self, c):
+        it = self.items(c)
+        return [[str(i + 1), it[i][0]] for i in range(len(it))] + [["D", "back"]]
+
+    def ok(self, c, item):          # the lowest ball of the group made, called and made (A8)
+        g = self.items(c)[c.cursor % len(self.items(c))][0]
+        c.entry = [[b for b in c.match.s["table"] if rules.group_of(b) == g][0]]
+        c.made()
+
+
+class _GroupQButtons(_GroupQ):
+    # FOUL steps through the groups; the shooter's button (or OK) takes the one shown.
     def key(self, c, long, k):
-        if c.layout != "buttons":
-            if k in ("1", "2") and int(k) <= len(self.items(c)):
-                c.cursor = int(k) - 1
-                return self.ok(c, None)
-            return _List.key(self, c, long, k)
         if k == "UNDO":
             return self.back(c)
         n = len(self.items(c))
@@ -750,19 +761,12 @@ class _GroupQ(_List):
         elif k == "OK" or k == ("P1" if c.match.s["shooter"] == 0 else "P2"):
             self.ok(c, None)
         else:
-            c._bad(k)
+            c.bad(k)
 
     def hints(self, c):
         it = self.items(c)
-        if c.layout == "buttons":
-            return [["P1" if c.match.s["shooter"] == 0 else "P2", it[c.cursor % len(it)][0]],
-                    ["FOUL", "next"], ["UNDO", "back"]]
-        return [[str(i + 1), it[i][0]] for i in range(len(it))] + [["D", "back"]]
-
-    def ok(self, c, item):          # the lowest ball of the group made, called and made (A8)
-        g = self.items(c)[c.cursor % len(self.items(c))][0]
-        c.entry = [[b for b in c.match.s["table"] if rules.group_of(b) == g][0]]
-        c._made()
+        return [["P1" if c.match.s["shooter"] == 0 else "P2", it[c.cursor % len(it)][0]],
+                ["FOUL", "next"], ["UNDO", "back"]]
 
 
 class _Help(_List):
@@ -771,35 +775,44 @@ class _Help(_List):
     def items(self, c):
         s = c.match.s
         g = s and s["game"]
-        brk = s and s["breaking"]
-        if c.layout == "buttons":
-            # the keys, then under a "Held down:" row what they do when held (the README's table)
-            me = "P1" if s and s["shooter"] == 0 else "P2"
-            it = [[me, "made"], ["P2" if me == "P1" else "P1", "miss"],
-                  ["FOUL", "bad_break" if brk else "foul"], ["UNDO", "undo"]]
-            if not c.four:
-                it += [["MISS", "miss"], ["OK", "safe"]]
-            it += [["held", "held"], ["FOUL", "scratch"], ["UNDO", "menu"]]
-            if g != "14.1":
-                it.append(["P1/P2", "won_rack"])
-            it += [["FOUL", "next"], ["P1/P2", "h_choice"]]
-        else:
-            it = [["1-9", "balls_in"], ["#1-5", "ball10"], ["A", "made"],
-                  ["B", "dry_break" if brk else "miss"], ["*", "safe"],
-                  ["C", "bad_break" if brk else "foul"], ["0 C", "scratch"]]
-            if brk and g == "14.1":
-                it.append(["0 #C", "viol_scratch"])
-            it += [["D", "undo"], ["#A", "hit"], ["##", "menu"], ["#*", "help"],
-                   ["1-4", "h_choice"]]
-            if g == "9ball":   # balls 1-9; the push out (N7)
-                it[1] = ["##", "push"]
+        lb = c.keys.l
+        it = self.keyrows(s, g, s and s["breaking"])
         if g == "14.1":
-            it.append(["P1 P2" if c.layout == "buttons" else "1 2", "mode_rackq"])
-        it += [["long:UNDO" if c.layout == "buttons" else "##", "h_g514"], ["G22", "h_g22"]]
+            it.append([lb["rackq"], "mode_rackq"])
+        it += [[lb["menu"], "h_g514"], ["G22", "h_g22"]]
         return [[k, a, None] for k, a in it]  # no value: a help row is a key and what it does
+
+    def keyrows(self, s, g, brk):
+        it = [["1-9", "balls_in"], ["#1-5", "ball10"], ["A", "made"],
+              ["B", "dry_break" if brk else "miss"], ["*", "safe"],
+              ["C", "bad_break" if brk else "foul"], ["0 C", "scratch"]]
+        if brk and g == "14.1":
+            it.append(["0 #C", "viol_scratch"])
+        it += [["D", "undo"], ["#A", "hit"], ["##", "menu"], ["#*", "help"], ["1-4", "h_choice"]]
+        if g == "9ball":   # balls 1-9; the push out (N7)
+            it[1] = ["##", "push"]
+        return it
 
     def hints(self, c):
         return _List.hints(self, c)[2:]
+
+
+class _HelpButtons(_Help):
+    # The buttons, then under a "Held down:" row what they do when held (the README's table);
+    # six: MISS and OK are wired too.
+    def __init__(self, six):
+        self.six = six
+
+    def keyrows(self, s, g, brk):
+        me = "P1" if s and s["shooter"] == 0 else "P2"
+        it = [[me, "made"], ["P2" if me == "P1" else "P1", "miss"],
+              ["FOUL", "bad_break" if brk else "foul"], ["UNDO", "undo"]]
+        if self.six:
+            it += [["MISS", "miss"], ["OK", "safe"]]
+        it += [["held", "held"], ["FOUL", "scratch"], ["UNDO", "menu"]]
+        if g != "14.1":
+            it.append(["P1/P2", "won_rack"])
+        return it + [["FOUL", "next"], ["P1/P2", "h_choice"]]
 
 
 class _RackQ(_List):
@@ -814,9 +827,9 @@ class _RackQ(_List):
                 ["ok", "ok", case]]
 
     def hints(self, c):
-        b = c.layout == "buttons"
-        return [["P1" if b else "1", "cue_in_rack"], ["P2" if b else "2", "ball_in_rack"],
-                ["FOUL" if b else "A", "ok"], ["UNDO" if b else "D", "back"]]
+        lb = c.keys.l
+        return [[lb["p1"], "cue_in_rack"], [lb["p2"], "ball_in_rack"], [lb["qok"], "ok"],
+                [lb["undo"], "back"]]
 
     def key(self, c, long, k):
         if k in ("1", "2", "P1", "P2"):
@@ -847,16 +860,54 @@ class _RackQ(_List):
                 ev["ball_in_kitchen"] = True
         elif ball_in:
             ev["ball_in_rack"] = True
-        c._send(ev)
+        c.send(ev)
 
     def back(self, c):
         c.ask = None
-        c._after()
+        c.after()
 
 
-_MODES = {"setup": _Setup(), "lag": _Lag(), "play": _Play(), "choice": _Choice(),
-          "over": _Over(), "menu": _Menu(), "help": _Help(), "rackq": _RackQ(),
-          "groupq": _GroupQ(), "name": _Name(), "full": _Full()}
+class _Layout:
+    # An input map: a layout's handler of each screen mode, what each key does on its list
+    # screens (lst: "u" up, "d" down, "-" / "+" the row's value, "o" ok, "b" back) and the
+    # labels its hints show for what several modes share (l).
+    def __init__(self, name, lst, labels, modes):
+        self.name = name  # the model's "layout": "keypad" or "buttons"
+        self.lst = lst
+        self.l = labels
+        self.modes = modes
+
+
+def _modes(**own):
+    # The handlers every layout shares, with a layout's own.
+    m = {"lag": _Lag(), "menu": _Menu(), "rackq": _RackQ(), "name": _Name(), "full": _Full()}
+    for k in own:
+        m[k] = own[k]
+    return m
+
+
+_BUTTONS = {"P1": "d", "P2": "+", "FOUL": "o", "OK": "o", "UNDO": "b"}
+_BLABELS = {"undo": "UNDO", "menu": "long:UNDO", "p1": "P1", "p2": "P2", "toggle": "P2",
+            "ok": "FOUL", "qok": "FOUL", "move": "P1", "mv": "down", "rackq": "P1 P2",
+            "confirm": "newmatch_qF"}
+
+
+def _buttons(six):
+    return _modes(setup=_Setup(), play=_PlayButtons(), choice=_ChoiceButtons(),
+                  over=_OverButtons(), groupq=_GroupQButtons(), help=_HelpButtons(six))
+
+
+_LAYOUTS = {
+    "keypad": _Layout("keypad", {"2": "u", "8": "d", "4": "-", "6": "+", "5": "o", "#": "o",
+                                 "A": "o", "D": "b"},
+                      {"undo": "D", "menu": "##", "p1": "1", "p2": "2", "toggle": "4/6",
+                       "ok": "5", "qok": "A", "move": "2/8", "mv": "move", "rackq": "1 2",
+                       "confirm": "newmatch_q5"},
+                      _modes(setup=_SetupKeys(), play=_PlayKeys(), choice=_ChoiceKeys(),
+                             over=_Over(), groupq=_GroupQ(), help=_Help())),
+    "buttons": _Layout("buttons", _BUTTONS, _BLABELS, _buttons(True)),
+    "four": _Layout("buttons", _BUTTONS, _BLABELS, _buttons(False)),  # P1, P2, FOUL, UNDO
+}
 
 
 def _what(m, i):

@@ -330,7 +330,7 @@ def _rackq(layout="keypad", lang="en"):
     keys = "1 2 3 4 5 6 7 8 9 # 0 # 1 # 2 # 3 # 4"
     if layout == "buttons":             # no ball keys: build the shot on the keypad's model
         c.entry = list(range(1, 15))
-        c._made()
+        c.made()
     else:
         press(c, keys + " A")
     assert c.mode == "rackq"
