@@ -29,6 +29,7 @@ def _play(where):
     import os
 
     from firmware.store import Store
+    from firmware.table import Table
     from firmware.ui import Controller
     if where == "lfs":
         import vfs  # pyright: ignore[reportMissingImports]
@@ -42,7 +43,7 @@ def _play(where):
     else:
         root = "bench_s"
         os.mkdir(root)
-    c = Controller("keypad", "en", "14.1", Store(root))
+    c = Controller("keypad", "en", "14.1", Table(Store(root), "14.1"))
     c.cfg["t1"] = c.cfg["t2"] = 1000
     for k in START:
         c.key("press", k)
