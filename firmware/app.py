@@ -7,7 +7,7 @@ import sys
 
 from firmware import views
 from firmware.keys import ticks_diff
-from firmware.lang import _text as lang_text
+from firmware.lang import texts as lang_text
 from firmware.table import Table
 from firmware.ui import Controller
 
@@ -214,13 +214,13 @@ def new_controller(layout, lang="en", game="14.1", log=None, store=None, safe=No
             log = None
         if log is not None and store is not None:
             msgs.append(["resumed", len(log), -1 if log.uncertain else log.lost,
-                         _last(log, ctl.match.s)])
+                         _last(log, ctl.match)])
     if msgs:
         ctl.say(msgs[0] if len(msgs) == 1 else msgs)
     return ctl
 
 
-def _last(log, s):
+def _last(log, m):
     # The last action on the journal, for the resume message: [who (or None), text key, what]
     # (what: the balls made or the foul's rule, "" if neither), or None if it can't be read.
     try:
@@ -240,15 +240,15 @@ def _last(log, s):
         return [ev.get("breaker"), "breaks", ""]
     if t == "choose":
         return [None, ev.get("option"), ""]
-    note = s.get("note") or {}
+    note = m.get("note") or {}
     balls = " ".join([str(b) for b in ev.get("pots") or () if b])
-    who = s.get("last")
+    who = m.get("last")
     if "foul" in note:
         return [who, "foul", note["foul"]]
     c = ev.get("call")
     if c == "push" or c == "safety":
         return [who, "push" if c == "push" else "safe", balls]
-    if ev.get("made") or balls and (s["game"] == "9ball" or "break_rails" in ev):
+    if ev.get("made") or balls and (m.get("game") == "9ball" or "break_rails" in ev):
         return [who, "made", balls]
     return [who, "miss", balls]
 

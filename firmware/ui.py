@@ -35,9 +35,8 @@ class Controller:
     # ------------------------------------------------------------ model
 
     def model(self):
-        s = self.match.s
         h = self.keys.modes[self.mode]
-        return {"mode": self.mode, "lang": self.lang, "s": s,
+        return {"mode": self.mode, "lang": self.lang, "match": self.match,
                 "state": self.match.state(), "entry": list(self.entry), "hit": self.hit,
                 "shift": self.shift,
                 "msg": self.msg, "hints": h.hints(self), "items": h.items(self),
@@ -106,21 +105,21 @@ class Controller:
 
     def after(self):
         """Pick the mode from the match after an accepted event."""
-        s = self.match.s
+        m = self.match
         self.entry.clear()  # (an event got a copy of what it needed)
         self.hit = None
         self.shift = False
-        if s is None:
-            m = "setup"
-        elif s["shooter"] is None and s["winner"] is None:
-            m = "lag"
-        elif s["winner"] is not None:
-            m = "over"
-        elif s["pending"]:
-            m = "choice"
+        w = m.get("winner")
+        if m.get("game") is None:
+            self.go("setup")
+        elif w is not None:
+            self.go("over")
+        elif m.get("shooter") is None:
+            self.go("lag")
+        elif m.get("pending"):
+            self.go("choice")
         else:
-            m = "play"
-        self.go(m)
+            self.go("play")
 
     def send(self, ev):
         """Apply one event and show the match after it; False if it was refused."""
@@ -133,7 +132,7 @@ class Controller:
         return True
 
     def undo(self):
-        """Take back the last user action: the events it sent (DESIGN.md undo events, each
+        """Take back the last user action: the events it sent (docs/contracts.md undo events, each
         taking back one accepted event), as one step (Match.undo_action)."""
         n = len(self.match.log)
         k = self.match.log.action()
@@ -149,21 +148,24 @@ class Controller:
     # ------------------------------------------------------------ shots
 
     def made(self):
-        s = self.match.s
+        m = self.match
         if 0 in self.entry:
             return self.foul()
-        if s["groups"] is None and s["game"] == "8ball" and not s["breaking"] \
-                and not _objs(self) and self.hit is None:
+        g = m.get("game")
+        brk = m.get("breaking")
+        if m.get("groups") is None and g == "8ball" and not brk and not _objs(self) \
+                and self.hit is None:
             return self.go("groupq")  # E6: the ball made decides the groups: which was it?
         ev = _base(self)
         objs = _objs(self) if self.entry else [ev["first"]]
         ev["pots"] = objs
-        if s["game"] == "14.1" or s["game"] == "8ball" and not s["breaking"]:
+        if g == "14.1" or g == "8ball" and not brk:
             # S2, E8: the called ball went in (A8): the shooter's ball hit first, if it went in
             ev["call"] = ev["first"] if ev["first"] in objs else objs[0]
             ev["made"] = True
-        if s["game"] == "14.1" and not s["breaking"] and s["left"] - len(objs) <= 1 \
-                and s["p"][s["shooter"]][rules.SCORE] + len(objs) < s["target"][s["shooter"]]:
+        i = m.get("shooter")
+        if g == "14.1" and not brk and m.balls_left() - len(objs) <= 1 \
+                and m.player(i, "score") + len(objs) < m.get("target")[i]:
             self.ask = [ev, False, False]     # A10: where are the cue ball and the 15th ball?
             self.go("rackq")
             return
@@ -178,8 +180,7 @@ class Controller:
         self.send(ev)
 
     def safe(self):
-        s = self.match.s
-        if s["breaking"]:
+        if self.match.get("breaking"):
             return self.miss()
         ev = _base(self)
         ev["call"] = "safety"
@@ -192,12 +193,12 @@ class Controller:
         """A foul: a scratch when the cue ball is entered, else the referee's rule, else a
         bad hit (no legal first contact, G3); on a break, a bad break (14.1: C alone, or viol:
         a breaking violation with the balls entered, the cue ball among them, A6)."""
-        s = self.match.s
+        brk = self.match.get("breaking")
         ev = _base(self)
         if self.entry:
             ev["pots"] = list(self.entry)
-        if s["breaking"] and not (s["game"] == "14.1" and 0 in self.entry and not rule
-                                  and not viol):
+        if brk and not (self.match.get("game") == "14.1" and 0 in self.entry and not rule
+                        and not viol):
             # a bad break; in 14.1 a scratch (0 entered) is one on a legal break instead: a
             # foul, -1, ball in hand in the kitchen, the table as it lies (S4, C-S2)
             ev["break_rails"] = 0
@@ -206,7 +207,7 @@ class Controller:
                 ev["rail"] = False
         if rule:
             ev["foul"] = rule
-        elif 0 not in self.entry and not s["breaking"]:
+        elif 0 not in self.entry and not brk:
             # no legal first contact (G3), or the wrong ball named with "#A" (E7, C-E1, N5)
             h = self.hit
             ev["first"] = h if h is not None and _wrong(self, h) else None
@@ -230,29 +231,30 @@ class Controller:
         balls of the group left are refused: no ball is pocketed that was not shot). The
         events go as one step: all are accepted or none (Match.apply_all: journaled as one
         action, resumed whole or not at all)."""
-        s = self.match.s
-        if s["game"] == "14.1" or s["pending"] or s["winner"] is not None or who is None:
+        m = self.match
+        if m.get("game") == "14.1" or m.get("pending") or m.get("winner") is not None \
+                or who is None:
             return self.bad("long")
-        g = s["groups"]
-        nine = s["game"] == "9ball"
-        if not nine and (g is None or [b for b in s["table"] if rules.group_of(b) == g[who]]):
-            raise rules.Refused("E11", "group_left", s["names"][who])
+        g = m.get("groups")
+        nine = m.get("game") == "9ball"
+        if not nine and (g is None or [b for b in m.get("table")
+                                       if rules.group_of(b) == g[who]]):
+            raise rules.Refused("E11", "group_left", m.get("names")[who])
         evs = []
-        if s["breaking"]:      # (9-ball) the 9 on the break, or a legal dry break by the other
+        if m.get("breaking"):  # (9-ball) the 9 on the break, or a legal dry break by the other
             b = {"t": "shot", "first": 1, "break_rails": 4, "rail": True}
-            if s["shooter"] == who:
+            if m.get("shooter") == who:
                 b["pots"] = [9]
             evs.append(b)
-        elif s["shooter"] != who:   # the shooter missed; who came to the table
+        elif m.get("shooter") != who:   # the shooter missed; who came to the table
             evs.append({"t": "shot", "first": _first(self), "rail": True})
         if nine:
-            s0 = s["rack"]
+            r0 = m.get("rack")
 
             def win():  # the 9 in, off the lowest ball (N2), unless the break won the rack
-                t = self.match.s
-                if t["rack"] != s0 or t["winner"] is not None:
+                if m.get("rack") != r0 or m.get("winner") is not None:
                     return ()
-                return ({"t": "shot", "first": t["table"][0], "pots": [9], "rail": True},)
+                return ({"t": "shot", "first": m.get("table")[0], "pots": [9], "rail": True},)
             evs.append(win)  # (called when its turn comes: it sees the table the others left)
         else:        # the 8 called and made (E11)
             evs.append({"t": "shot", "first": 8, "pots": [8], "call": 8, "made": True,
@@ -264,11 +266,11 @@ class Controller:
         self.after()
 
     def choose(self, opt):
-        s = self.match.s
-        ev = {"t": "choose", "option": opt, "by": s["pending"][0]}
+        by = self.match.get("pending")[0]
+        ev = {"t": "choose", "option": opt, "by": by}
         if opt == "rerack_other":
             ev["option"] = "rerack"
-            ev["breaker"] = 1 - s["pending"][0]
+            ev["breaker"] = 1 - by
         self.send(ev)
 
     # ------------------------------------------------------------ the table: start, settings
@@ -327,41 +329,40 @@ def _first(c):
     first entered ball the shooter may hit, else the lowest such ball on the table."""
     if c.hit is not None:
         return c.hit
-    s = c.match.s
-    t = s["table"]
-    if s["game"] == "9ball" or s["breaking"] and t:
+    m = c.match
+    t = m.get("table")
+    if m.get("game") == "9ball" or m.get("breaking") and t:
         return t[0]
-    if s["game"] == "14.1":
+    if m.get("game") == "14.1":
         for b in c.entry:    # the first object ball entered
             if b:
                 return b
         return 1
-    ok = _may_hit(s)
+    ok = _may_hit(m)
     for b in c.entry:        # C-E2: a ball of the other group entered is only pocketed
         if b in ok:          # (never the cue ball: ok holds object balls)
             return b
     return ok[0]
 
 
-def _may_hit(s):
+def _may_hit(m):
     # 8-ball: the balls the shooter may hit first (C-E1, E7; the 8 once the group is down).
-    t = s["table"]
-    g = s["groups"]
-    ok = [b for b in t if b != 8 and (g is None or rules.group_of(b) == g[s["shooter"]])]
+    g = m.get("groups")
+    mine = g and g[m.get("shooter")]
+    ok = [b for b in m.get("table") if b != 8 and (g is None or rules.group_of(b) == mine)]
     return ok or [8]
 
 
 def _wrong(c, b):
-    s = c.match.s
-    if s["game"] == "14.1":
+    m = c.match
+    if m.get("game") == "14.1":
         return False
-    return b != s["table"][0] if s["game"] == "9ball" else b not in _may_hit(s)
+    return b != m.get("table")[0] if m.get("game") == "9ball" else b not in _may_hit(m)
 
 
 def _base(c):
-    s = c.match.s
     ev = {"t": "shot", "first": _first(c), "rail": True}
-    if s["breaking"]:
+    if c.match.get("breaking"):
         ev["break_rails"] = 4
         ev["cue_rail"] = True
     return ev
@@ -420,16 +421,16 @@ class _PlayKeys(_Mode):
             return _shift(c)
         sh = c.shift
         c.shift = False
-        s = c.match.s
+        g = c.match.get("game")
         if k.isdigit():              # a ball pocketed (0: the cue ball); keyed again: taken out
             b = int(k) + (10 if sh else 0)
-            full = 9 if s["game"] == "9ball" else 15
+            full = 9 if g == "9ball" else 15
             if b > full:
                 return c.bad("#" + k)
             if b in c.entry:
                 return c.entry.remove(b)
             if b:
-                rules._on(s, b)  # a ball already pocketed is refused as it is keyed (E1, N1)
+                c.match.check_ball(b)  # a ball already pocketed is refused as it is keyed (E1, N1)
             if len(c.entry) > full:
                 c.msg = ["entry_full"]
             else:
@@ -437,7 +438,7 @@ class _PlayKeys(_Mode):
         elif k == "*" and sh:
             c.go("help")
         elif k == "C" and sh:          # "#C", 14.1 break: a breaking violation and a scratch (A6)
-            if s["game"] != "14.1" or not s["breaking"]:
+            if g != "14.1" or not c.match.get("breaking"):
                 return c.bad("#C")
             if 0 not in c.entry:
                 c.entry.append(0)
@@ -465,7 +466,7 @@ class _PlayKeys(_Mode):
             c.undo()
 
     def hints(self, c):
-        b = c.match.s["breaking"]
+        b = c.match.get("breaking")
         return [["A", "made"], ["B", "dry_break" if b else "miss"],
                 ["C", "bad_break" if b else "foul"],
                 ["D", "clear" if c.entry or c.hit is not None else "undo"]]
@@ -488,20 +489,20 @@ class _PlayButtons(_Mode):
         who = 0 if k == "P1" else 1
         if long:
             return c.won_rack(who)
-        if who == c.match.s["shooter"]:
+        if who == c.match.get("shooter"):
             return c.made()
         c.miss()
 
     def hints(self, c):
-        me = "P1" if c.match.s["shooter"] == 0 else "P2"
+        me = "P1" if c.match.get("shooter") == 0 else "P2"
         return [[me, "made"], ["P2" if me == "P1" else "P1", "miss"], ["FOUL", "foul"],
                 ["UNDO", "undo"]]
 
 
 def _options(c):
     """Keypad choice options in order, with the named-breaker re-rack of A7 split out."""
-    kind = c.match.s["pending"][1]
-    opts = list(rules.OPTIONS[kind])
+    kind = c.match.get("pending")[1]
+    opts = list(c.match.options())
     if kind in ("E3", "E3s"):
         opts.append("rerack_other")
     return opts
@@ -523,9 +524,8 @@ class _ChoiceKeys(_Mode):
 class _ChoiceButtons(_Mode):
     # FOUL steps through the options, the chooser's button takes the one shown.
     def key(self, c, long, k):
-        s = c.match.s
-        by = s["pending"][0]
-        opts = rules.OPTIONS[s["pending"][1]]
+        by = c.match.get("pending")[0]
+        opts = c.match.options()
         if k == "UNDO":
             _undo_key(c, long)
         elif k == "FOUL":
@@ -538,9 +538,8 @@ class _ChoiceButtons(_Mode):
             c.choose(opts[c.cursor % len(opts)])
 
     def hints(self, c):
-        s = c.match.s
-        opts = rules.OPTIONS[s["pending"][1]]
-        return [["P1" if s["pending"][0] == 0 else "P2", opts[c.cursor % len(opts)]],
+        opts = c.match.options()
+        return [["P1" if c.match.get("pending")[0] == 0 else "P2", opts[c.cursor % len(opts)]],
                 ["FOUL", "next"], ["UNDO", "undo"]]
 
 
@@ -672,15 +671,15 @@ class _Full(_List):
 
 class _Menu(_List):
     def items(self, c):
-        s = c.match.s
+        m = c.match
         it = []
-        if s and s["winner"] is None and s["shooter"] is not None:
-            if s["game"] == "9ball":   # (refused but for the shot after the break: N7)
+        if m.get("winner") is None and m.get("shooter") is not None:  # (None before the new)
+            if m.get("game") == "9ball":   # (refused but for the shot after the break: N7)
                 it.append(["push", "push", None])
             f = rules.CALLED_FOULS
             it += [["touch", "touch", "G5.4"], ["double", "double", "G5.11"],
                    ["off", "off", None], ["called_foul", "called_foul", f[c.foul_i % len(f)]]]
-            if s["game"] != "14.1":
+            if m.get("game") != "14.1":
                 it.append(["won_rack", "won_rack", None])
         nm = "newmatch"
         if c.confirm:   # asked once: the row says which key confirms
@@ -716,7 +715,7 @@ class _Menu(_List):
         elif act == "off":
             c.off()
         elif act == "won_rack":
-            c.won_rack(c.match.s["shooter"])
+            c.won_rack(c.match.get("shooter"))
         elif item[2] == "G5.2":     # a scratch is the cue ball pocketed (S7, A7, N4)
             if 0 not in c.entry:
                 c.entry.append(0)
@@ -730,7 +729,7 @@ class _Menu(_List):
 class _GroupQ(_List):
     # E6 on an open table: the group of the ball made (solids, stripes), as the shot's ball.
     def items(self, c):
-        t = c.match.s["table"]
+        t = c.match.get("table")
         return [[g, g, None] for g in ("solids", "stripes")
                 if [b for b in t if rules.group_of(b) == g]]
 
@@ -746,7 +745,7 @@ class _GroupQ(_List):
 
     def ok(self, c, item):          # the lowest ball of the group made, called and made (A8)
         g = self.items(c)[c.cursor % len(self.items(c))][0]
-        c.entry = [[b for b in c.match.s["table"] if rules.group_of(b) == g][0]]
+        c.entry = [[b for b in c.match.get("table") if rules.group_of(b) == g][0]]
         c.made()
 
 
@@ -758,14 +757,14 @@ class _GroupQButtons(_GroupQ):
         n = len(self.items(c))
         if k == "FOUL":
             c.cursor = (c.cursor + 1) % n
-        elif k == "OK" or k == ("P1" if c.match.s["shooter"] == 0 else "P2"):
+        elif k == "OK" or k == ("P1" if c.match.get("shooter") == 0 else "P2"):
             self.ok(c, None)
         else:
             c.bad(k)
 
     def hints(self, c):
         it = self.items(c)
-        return [["P1" if c.match.s["shooter"] == 0 else "P2", it[c.cursor % len(it)][0]],
+        return [["P1" if c.match.get("shooter") == 0 else "P2", it[c.cursor % len(it)][0]],
                 ["FOUL", "next"], ["UNDO", "back"]]
 
 
@@ -773,16 +772,16 @@ class _Help(_List):
     # What every key does now, for this layout, game and moment (the break, a choice, A10,
     # the calls no key makes); 5 or D (FOUL or UNDO) closes it.
     def items(self, c):
-        s = c.match.s
-        g = s and s["game"]
+        m = c.match
+        g = m.get("game")  # (None before the new event)
         lb = c.keys.l
-        it = self.keyrows(s, g, s and s["breaking"])
+        it = self.keyrows(m, g, m.get("breaking"))
         if g == "14.1":
             it.append([lb["rackq"], "mode_rackq"])
         it += [[lb["menu"], "h_g514"], ["G22", "h_g22"]]
         return [[k, a, None] for k, a in it]  # no value: a help row is a key and what it does
 
-    def keyrows(self, s, g, brk):
+    def keyrows(self, m, g, brk):
         it = [["1-9", "balls_in"], ["#1-5", "ball10"], ["A", "made"],
               ["B", "dry_break" if brk else "miss"], ["*", "safe"],
               ["C", "bad_break" if brk else "foul"], ["0 C", "scratch"]]
@@ -803,8 +802,8 @@ class _HelpButtons(_Help):
     def __init__(self, six):
         self.six = six
 
-    def keyrows(self, s, g, brk):
-        me = "P1" if s and s["shooter"] == 0 else "P2"
+    def keyrows(self, m, g, brk):
+        me = "P1" if m.get("shooter") == 0 else "P2"
         it = [[me, "made"], ["P2" if me == "P1" else "P1", "miss"],
               ["FOUL", "bad_break" if brk else "foul"], ["UNDO", "undo"]]
         if self.six:
@@ -821,8 +820,7 @@ class _RackQ(_List):
     # cue ball in the rack area, the cue ball goes on the head spot).
     def items(self, c):
         a = c.ask
-        case = rules._game("14.1").rack_case(c.match.s["left"] - len(a[0]["pots"]), a[1],
-                                             a[2] is True, a[2] == "kitchen")
+        case = c.match.rack_case(len(a[0]["pots"]), a[1], a[2] is True, a[2] == "kitchen")
         return [["cue_in_rack", "toggle", a[1]], ["ball_in_rack", "toggle", a[2]],
                 ["ok", "ok", case]]
 
@@ -925,7 +923,7 @@ def _what(m, i):
         return ev["option"]
     if t != "shot":
         return None
-    f = (m.s["note"] or {}).get("foul")
+    f = (m.get("note") or {}).get("foul")
     if ev.get("call") == "push":
         return "push"
     if f:   # S4: a breaking violation (not a foul, C-S2); G5.2: a scratch
@@ -933,7 +931,7 @@ def _what(m, i):
     if ev.get("call") == "safety":
         return "safe"
     # a ball made: the called one (A8), or in 9-ball any ball on a legal shot (N6)
-    return "made" if ev.get("made") or m.s["game"] == "9ball" and ev.get("pots") else "miss"
+    return "made" if ev.get("made") or m.get("game") == "9ball" and ev.get("pots") else "miss"
 
 
 def _setup():

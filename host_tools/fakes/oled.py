@@ -229,7 +229,7 @@ def _glyphs():
     return _font
 
 
-def _glyph_table():
+def glyph_table():
     # {8 column bytes (MONO_VLSB): char} for MicroPython's 8x8 font and the Turkish glyphs.
     cells, chars = _glyphs()
     return {cells[k * 8 : k * 8 + 8]: chars[k] for k in range(len(chars))}
