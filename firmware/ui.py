@@ -237,7 +237,7 @@ class Controller:
             return self.bad("long")
         g = m.get("groups")
         nine = m.get("game") == "9ball"
-        if not nine and (g is None or [b for b in m.get("table")
+        if not nine and (g is None or [b for b in m.get("table") or ()
                                        if rules.group_of(b) == g[who]]):
             raise rules.Refused("E11", "group_left", m.get("names")[who])
         evs = []

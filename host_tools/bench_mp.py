@@ -8,8 +8,8 @@ alloc = gc.mem_alloc  # pyright: ignore[reportAttributeAccessIssue] (MicroPython
 # What a board holds while a 14.1 match is played on an OLED with a keypad (the new-match screen,
 # the shape checks and the other games' rules are loaded only when needed).
 CORE = ("firmware.rules", "firmware.rules_141", "firmware.match", "firmware.journal")
-APP = CORE + ("firmware.store", "firmware.ui", "firmware.lang", "firmware.views",
-              "firmware.keys", "firmware.drivers.oled", "ssd1306", "firmware.app")
+APP = CORE + ("firmware.store", "firmware.table", "firmware.ui", "firmware.lang",
+              "firmware.views", "firmware.keys", "firmware.drivers.oled", "ssd1306", "firmware.app")
 START = "8 6 5 2".split()  # setup: a player's name, start, player 2 breaks
 KEYS = "B A 3 5 A B 0 C * C".split()
 MADE = {"t": "shot", "first": 1, "pots": [1], "call": 1, "made": True, "rail": True}
