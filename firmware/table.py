@@ -20,16 +20,15 @@ class Table:
         if self.cfg["bright"] is None:
             self.cfg["bright"] = level or 1
 
-    def full(self):
-        """Whether the flash is short of room for a new match (Start asks first)."""
-        return self.store is not None and self.store.full()
-
     def open(self, lang, keep=None):
         """The log of a new match: the store archives the last one, makes the journal and saves
-        the settings a step a pass (keep: the fewest archived matches pruning keeps)."""
+        the settings a step a pass (keep: the fewest archived matches pruning keeps; None: the
+        store's rule, and None is returned if the flash is short of room, to ask first)."""
         st = self.store
         if st is None:
             return self.take(None)
+        if keep is None and st.full():
+            return None
         c = dict(self.cfg)
         c["lang"] = lang
         return self.take(st.start(c, keep))
@@ -62,19 +61,17 @@ class Table:
 
         return setup.change(self.cfg, key, d, self.store)
 
-    def bright(self, d, lang):
-        # The wall panel's brightness one step up or down (1-15), kept in the settings at once.
+    def save(self, lang, bright=0):
+        """The settings (and the language) to settings.json, where there is a store, bright
+        first: the wall panel's brightness that many steps up or down (1-15); False if the
+        flash would not take them (what was played is saved, in the journal)."""
         c = self.cfg
-        c["bright"] = ((c["bright"] or 8) - 1 + d) % 15 + 1
-        return self.save(lang)
-
-    def save(self, lang):
-        """The settings (and the language) to settings.json, where there is a store; False if
-        the flash would not take them (what was played is saved, in the journal)."""
+        if bright:
+            c["bright"] = ((c["bright"] or 8) - 1 + bright) % 15 + 1
         st = self.store
         if st is None:
             return True
-        c = dict(self.cfg)
+        c = dict(c)
         c["lang"] = lang
         st.cfg = c  # (what Start's step saves, if it is still to come)
         return st.save_settings(c)

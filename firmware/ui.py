@@ -9,11 +9,32 @@ from firmware import rules
 from firmware.match import Match
 from firmware.table import Table
 
+try:
+    from micropython import const
+except ImportError:
+    const = lambda x: x  # noqa: E731
+
+# The labels of an input map's hints (_LAYOUTS), by what the key does.
+_UNDO = const(0)
+_MENU = const(1)
+_P1 = const(2)
+_P2 = const(3)
+_TOGGLE = const(4)
+_OK = const(5)
+_QOK = const(6)
+_MOVE = const(7)
+_MV = const(8)
+_RACKQ = const(9)
+_CONFIRM = const(10)
+_SIX = const(11)  # (the buttons' help: the rows of MISS and OK, where they are wired)
+
 
 class Controller:
     def __init__(self, layout="keypad", lang="en", game="14.1", table=None):
-        self.keys = _LAYOUTS[layout]  # the input map of layout "keypad", "buttons" or "four"
-        self.layout = self.keys.name  # ("four" is a "buttons" layout without MISS and OK)
+        # the input map of layout "keypad", "buttons" or "four" ("buttons" without MISS and OK):
+        # the model's layout name, what each key does on a list screen, the labels of the
+        # hints, and the handler of each screen mode (_LAYOUTS)
+        self.layout, self.lst, self.labels, self.modes = _LAYOUTS[layout]
         self.lang = lang
         # the table (firmware.table.Table; here a new one: no store, all in RAM) and its
         # settings, which the new-match screen edits and the table saves
@@ -21,7 +42,7 @@ class Controller:
         self.cfg = t.cfg
         self.match = Match(t.take(None))
         self.version = 0
-        self.mode = "setup"    # the name of the screen mode; self.keys.modes[mode] handles it
+        self.mode = "setup"    # the name of the screen mode; self.modes[mode] handles it
         self.entry = []
         self.hit = None        # the ball the referee said was hit first ("#A"), or None
         self.shift = False
@@ -35,7 +56,7 @@ class Controller:
     # ------------------------------------------------------------ model
 
     def model(self):
-        h = self.keys.modes[self.mode]
+        h = self.modes[self.mode]
         return {"mode": self.mode, "lang": self.lang, "match": self.match,
                 "state": self.match.state(), "entry": list(self.entry), "hit": self.hit,
                 "shift": self.shift,
@@ -78,7 +99,7 @@ class Controller:
         self.fault = None
         self.msg = None
         try:
-            self.keys.modes[self.mode].key(self, kind == "long", name)
+            self.modes[self.mode].key(self, kind == "long", name)
         except (rules.Refused, ValueError) as e:
             self._refused(e)
         except OSError:  # the journal could not write: the event did not count
@@ -280,10 +301,11 @@ class Controller:
         # in mode "full" if the flash is short of room; 1: the referee said delete; 0: keep all).
         t = self.table
         ev = _setup().new_event(self.cfg, self.lang)
-        if keep is None and t.full():
-            return self.go("full")
         # (the store archives, makes the journal and saves the settings a step a pass)
-        self.match = Match(t.open(self.lang, keep))
+        log = t.open(self.lang, keep)
+        if log is None:
+            return self.go("full")
+        self.match = Match(log)
         if self.send(ev):
             self.msg = t.started(ev["players"])
 
@@ -298,12 +320,12 @@ class Controller:
 
     def other_lang(self):
         self.lang = "tr" if self.lang == "en" else "en"
-        if not self.table.save(self.lang):
-            self.msg = ["cfg_not_saved"]  # (the settings file, not the event)
+        self.save()
 
-    def bright(self, d):
-        # The wall panel's brightness one step up or down, saved at once.
-        if not self.table.bright(d, self.lang):
+    def save(self, bright=0):
+        # The settings saved by the table (bright: the wall panel's brightness a step up or
+        # down first); a file that won't take them is said (the settings file, not the event).
+        if not self.table.save(self.lang, bright):
             self.msg = ["cfg_not_saved"]
 
     def setting(self, key, d):
@@ -372,7 +394,7 @@ def _base(c):
 # One handler per screen mode (Controller.mode names it) and layout: key(c, long, k) does what
 # key k does there, items(c) is the list it shows, hints(c) what the keys do now ([key, action]
 # pairs). A mode whose keys mean the same on every layout has one handler, which shows the
-# labels of the layout's keys (c.keys.l); the others have one for the keypad and one for the
+# labels of the layout's keys (c.labels); the others have one for the keypad and one for the
 # buttons.
 
 class _Mode:
@@ -388,8 +410,8 @@ class _Mode:
 
 class _Lag(_Mode):
     def hints(self, c):
-        lb = c.keys.l
-        return [[lb["p1"], "lag0"], [lb["p2"], "lag1"]]
+        lb = c.labels
+        return [[lb[_P1], "lag0"], [lb[_P2], "lag1"]]
 
     def key(self, c, long, k):
         if k in ("D", "UNDO"):         # back to the settings
@@ -554,8 +576,8 @@ class _Over(_Mode):
         c.bad(k)
 
     def hints(self, c):
-        lb = c.keys.l
-        return [[lb["undo"], "undo"], [lb["menu"], "menu"]]
+        lb = c.labels
+        return [[lb[_UNDO], "undo"], [lb[_MENU], "menu"]]
 
 
 class _OverButtons(_Over):
@@ -568,9 +590,9 @@ class _OverButtons(_Over):
 
 class _List(_Mode):
     # A list screen: keys move the cursor, change the row's value, confirm it, or go back
-    # (which key does what: the layout's c.keys.lst).
+    # (which key does what: the layout's c.lst).
     def key(self, c, long, k):
-        a = c.keys.lst.get(k)
+        a = c.lst.get(k)
         if a is None:
             return c.bad(k)  # (before its rows are made)
         items = self.items(c)
@@ -587,9 +609,9 @@ class _List(_Mode):
             self.ok(c, items[c.cursor])
 
     def hints(self, c):
-        lb = c.keys.l
-        return [[lb["toggle"], "toggle"], [lb["ok"], "ok"], [lb["undo"], "back"],
-                [lb["move"], lb["mv"]]]
+        lb = c.labels
+        return [[lb[_TOGGLE], "toggle"], [lb[_OK], "ok"], [lb[_UNDO], "back"],
+                [lb[_MOVE], lb[_MV]]]
 
     def change(self, c, item, d):
         pass
@@ -617,7 +639,7 @@ class _Setup(_List):
         if item[0] == "lang":
             c.other_lang()
         elif item[0] == "bright":
-            c.bright(d)
+            c.save(d)
         else:
             c.setting(item[0], d)
 
@@ -625,7 +647,7 @@ class _Setup(_List):
         c.start()
 
     def back(self, c):
-        c.bad(c.keys.l["undo"])
+        c.bad(c.labels[_UNDO])
 
 
 class _SetupKeys(_Setup):
@@ -683,7 +705,7 @@ class _Menu(_List):
                 it.append(["won_rack", "won_rack", None])
         nm = "newmatch"
         if c.confirm:   # asked once: the row says which key confirms
-            nm = c.keys.l["confirm"]
+            nm = c.labels[_CONFIRM]
         return c.rows(it + [["help", "help", None], ["lang", "lang", c.lang],
                             [nm, nm, None], ["back", "back", None]])
 
@@ -694,14 +716,14 @@ class _Menu(_List):
         elif act == "lang":
             c.other_lang()
         elif item[0] == "bright":
-            c.bright(d)
+            c.save(d)
 
     def ok(self, c, item):
         act = item[1]
         if act == "lang":
             c.other_lang()
         elif act == "set":      # the brightness row: one step up
-            c.bright(1)
+            c.save(1)
         elif act == "back":
             c.after()
         elif act == "help":
@@ -774,14 +796,14 @@ class _Help(_List):
     def items(self, c):
         m = c.match
         g = m.get("game")  # (None before the new event)
-        lb = c.keys.l
-        it = self.keyrows(m, g, m.get("breaking"))
+        lb = c.labels
+        it = self.keyrows(m, g, m.get("breaking"), c)
         if g == "14.1":
-            it.append([lb["rackq"], "mode_rackq"])
-        it += [[lb["menu"], "h_g514"], ["G22", "h_g22"]]
+            it.append([lb[_RACKQ], "mode_rackq"])
+        it += [[lb[_MENU], "h_g514"], ["G22", "h_g22"]]
         return [[k, a, None] for k, a in it]  # no value: a help row is a key and what it does
 
-    def keyrows(self, m, g, brk):
+    def keyrows(self, m, g, brk, c):
         it = [["1-9", "balls_in"], ["#1-5", "ball10"], ["A", "made"],
               ["B", "dry_break" if brk else "miss"], ["*", "safe"],
               ["C", "bad_break" if brk else "foul"], ["0 C", "scratch"]]
@@ -797,17 +819,13 @@ class _Help(_List):
 
 
 class _HelpButtons(_Help):
-    # The buttons, then under a "Held down:" row what they do when held (the README's table);
-    # six: MISS and OK are wired too.
-    def __init__(self, six):
-        self.six = six
-
-    def keyrows(self, m, g, brk):
+    # The buttons (MISS and OK where the layout has them), then under a "Held down:" row what
+    # they do when held (the README's table).
+    def keyrows(self, m, g, brk, c):
         me = "P1" if m.get("shooter") == 0 else "P2"
         it = [[me, "made"], ["P2" if me == "P1" else "P1", "miss"],
               ["FOUL", "bad_break" if brk else "foul"], ["UNDO", "undo"]]
-        if self.six:
-            it += [["MISS", "miss"], ["OK", "safe"]]
+        it += c.labels[_SIX]
         it += [["held", "held"], ["FOUL", "scratch"], ["UNDO", "menu"]]
         if g != "14.1":
             it.append(["P1/P2", "won_rack"])
@@ -825,9 +843,9 @@ class _RackQ(_List):
                 ["ok", "ok", case]]
 
     def hints(self, c):
-        lb = c.keys.l
-        return [[lb["p1"], "cue_in_rack"], [lb["p2"], "ball_in_rack"], [lb["qok"], "ok"],
-                [lb["undo"], "back"]]
+        lb = c.labels
+        return [[lb[_P1], "cue_in_rack"], [lb[_P2], "ball_in_rack"], [lb[_QOK], "ok"],
+                [lb[_UNDO], "back"]]
 
     def key(self, c, long, k):
         if k in ("1", "2", "P1", "P2"):
@@ -865,46 +883,25 @@ class _RackQ(_List):
         c.after()
 
 
-class _Layout:
-    # An input map: a layout's handler of each screen mode, what each key does on its list
-    # screens (lst: "u" up, "d" down, "-" / "+" the row's value, "o" ok, "b" back) and the
-    # labels its hints show for what several modes share (l).
-    def __init__(self, name, lst, labels, modes):
-        self.name = name  # the model's "layout": "keypad" or "buttons"
-        self.lst = lst
-        self.l = labels
-        self.modes = modes
-
-
-def _modes(**own):
-    # The handlers every layout shares, with a layout's own.
-    m = {"lag": _Lag(), "menu": _Menu(), "rackq": _RackQ(), "name": _Name(), "full": _Full()}
-    for k in own:
-        m[k] = own[k]
-    return m
-
-
-_BUTTONS = {"P1": "d", "P2": "+", "FOUL": "o", "OK": "o", "UNDO": "b"}
-_BLABELS = {"undo": "UNDO", "menu": "long:UNDO", "p1": "P1", "p2": "P2", "toggle": "P2",
-            "ok": "FOUL", "qok": "FOUL", "move": "P1", "mv": "down", "rackq": "P1 P2",
-            "confirm": "newmatch_qF"}
-
-
-def _buttons(six):
-    return _modes(setup=_Setup(), play=_PlayButtons(), choice=_ChoiceButtons(),
-                  over=_OverButtons(), groupq=_GroupQButtons(), help=_HelpButtons(six))
-
-
+# The input maps (Controller.__init__): each layout's name in the model, list keys ("u" up, "d"
+# down, "-" / "+" the row's value, "o" ok, "b" back), the labels of its hints (by the indices
+# below) and its handler of each screen mode.
+_KEYPAD = {"lag": _Lag(), "menu": _Menu(), "rackq": _RackQ(), "name": _Name(), "full": _Full(),
+           "setup": _SetupKeys(), "play": _PlayKeys(), "choice": _ChoiceKeys(), "over": _Over(),
+           "groupq": _GroupQ(), "help": _Help()}
+_BUTTONS = dict(_KEYPAD)
+_BUTTONS.update({"setup": _Setup(), "play": _PlayButtons(), "choice": _ChoiceButtons(),
+                 "over": _OverButtons(), "groupq": _GroupQButtons(), "help": _HelpButtons()})
+_LIST = {"P1": "d", "P2": "+", "FOUL": "o", "OK": "o", "UNDO": "b"}
+_LABELS = ("UNDO", "long:UNDO", "P1", "P2", "P2", "FOUL", "FOUL", "P1", "down", "P1 P2",
+           "newmatch_qF", (("MISS", "miss"), ("OK", "safe")))
 _LAYOUTS = {
-    "keypad": _Layout("keypad", {"2": "u", "8": "d", "4": "-", "6": "+", "5": "o", "#": "o",
-                                 "A": "o", "D": "b"},
-                      {"undo": "D", "menu": "##", "p1": "1", "p2": "2", "toggle": "4/6",
-                       "ok": "5", "qok": "A", "move": "2/8", "mv": "move", "rackq": "1 2",
-                       "confirm": "newmatch_q5"},
-                      _modes(setup=_SetupKeys(), play=_PlayKeys(), choice=_ChoiceKeys(),
-                             over=_Over(), groupq=_GroupQ(), help=_Help())),
-    "buttons": _Layout("buttons", _BUTTONS, _BLABELS, _buttons(True)),
-    "four": _Layout("buttons", _BUTTONS, _BLABELS, _buttons(False)),  # P1, P2, FOUL, UNDO
+    "keypad": ("keypad", {"2": "u", "8": "d", "4": "-", "6": "+", "5": "o", "#": "o", "A": "o",
+                          "D": "b"},
+               ("D", "##", "1", "2", "4/6", "5", "A", "2/8", "move", "1 2", "newmatch_q5", ()),
+               _KEYPAD),
+    "buttons": ("buttons", _LIST, _LABELS, _BUTTONS),
+    "four": ("buttons", _LIST, _LABELS[:_SIX] + ((),), _BUTTONS),  # P1, P2, FOUL, UNDO only
 }
 
 

@@ -1,4 +1,5 @@
 # The Controller from key presses to events and screens: the fixes of issue 7 (RULES.md IDs).
+from firmware.match import Log
 from firmware.ui import Controller
 
 
@@ -498,7 +499,7 @@ def test_A11_undo_says_what_it_undid():
 
 class _BareTable:
     # What the controller asks of its table (docs/ui-contract.md), with no store, no journal and
-    # no file: the match's log is the one the Match makes in RAM; each call is noted.
+    # no file: the match's log is in RAM (firmware.match.Log); each call is noted.
     def __init__(self, saves=True):
         self.cfg = {"game": "9ball", "p1": "Ann", "p2": "Bob", "t1": 100, "t2": 100, "r1": 2,
                     "r2": 2, "break": None, "three": True, "nine": "win", "bright": None}
@@ -510,12 +511,9 @@ class _BareTable:
         self.calls.append("take")
         return log
 
-    def full(self):
-        return False
-
     def open(self, lang, keep=None):
         self.calls.append(("open", lang, keep))
-        return None
+        return Log()
 
     def started(self, players):
         self.calls.append(("started", players))
@@ -527,12 +525,9 @@ class _BareTable:
     def setting(self, key, d):
         self.calls.append(("setting", key, d))
 
-    def save(self, lang):
+    def save(self, lang, bright=0):
         self.calls.append(("save", lang))
         return self.saves
-
-    def bright(self, d, lang):
-        return self.save(lang)
 
 
 def test_keys_turn_into_events_with_no_storage_at_all():
