@@ -45,9 +45,8 @@ class Hardware:
 
 def layout(hw):
     # The controller's input map for the hardware: "four" for buttons without MISS and OK.
-    if hw.layout == "buttons" and "MISS" not in getattr(hw.input, "names", ("MISS",)):
-        return "four"
-    return hw.layout
+    k = hw.layout
+    return "four" if k == "buttons" and "MISS" not in getattr(hw.input, "names", "MISS") else k
 
 
 class App:

@@ -9,7 +9,7 @@ from firmware.match import Log
 class Table:
     def __init__(self, store=None, game="14.1"):
         self.store = store  # firmware.store.Store, or None: RAM only
-        self.log = None  # the log of the controller's match (a journal, or in RAM)
+        self.log = None  # the log of the controller's match (a journal, or in RAM): take()
         self.wall = False  # a wall panel is wired: the menus set its brightness (cfg "bright")
         self.cfg = {"game": game, "p1": "P1", "p2": "P2", "t1": 100, "t2": 100, "r1": 5,
                     "r2": 5, "break": None, "three": True, "nine": "win", "bright": None}
@@ -50,8 +50,7 @@ class Table:
     def close(self, look=False):
         # Let go of the match's journal file (the new-match screen comes); look: a match was
         # played, the room left is measured again while that screen is up.
-        if self.log is not None:
-            self.log.close()
+        self.log.close()
         if look and self.store is not None:
             self.store.look()
 
@@ -78,8 +77,7 @@ class Table:
 
     def after_screen(self):
         # A key's screen is out: what the journal's record left for later (Journal.tidy).
-        if self.log is not None:
-            self.log.tidy()
+        self.log.tidy()
 
     def work(self):
         """One step of what the store leaves for the app's passes (Start's archive, journal,

@@ -27,6 +27,7 @@ _MV = const(8)
 _RACKQ = const(9)
 _CONFIRM = const(10)
 _SIX = const(11)  # (the buttons' help: the rows of MISS and OK, where they are wired)
+_NAME = const(12)  # (the key that types a player's name on the new-match screen, or None)
 
 
 class Controller:
@@ -130,17 +131,17 @@ class Controller:
         self.entry.clear()  # (an event got a copy of what it needed)
         self.hit = None
         self.shift = False
-        w = m.get("winner")
         if m.get("game") is None:
-            self.go("setup")
-        elif w is not None:
-            self.go("over")
+            x = "setup"
+        elif m.get("winner") is not None:
+            x = "over"
         elif m.get("shooter") is None:
-            self.go("lag")
+            x = "lag"
         elif m.get("pending"):
-            self.go("choice")
+            x = "choice"
         else:
-            self.go("play")
+            x = "play"
+        self.go(x)
 
     def send(self, ev):
         """Apply one event and show the match after it; False if it was refused."""
@@ -625,7 +626,18 @@ class _List(_Mode):
 
 class _Setup(_List):
     # The new-match screen: 4/6 (P2) change a setting, 5 (FOUL) starts from any row; nothing
-    # to go back to.
+    # to go back to. The layout's name key (the keypad's *) on a player's row types a name
+    # (mode "name", firmware/setup.py).
+    def key(self, c, long, k):
+        if k == c.labels[_NAME] and self._player(c):
+            return _setup().type_start(c, self._player(c))
+        _List.key(self, c, long, k)
+
+    def _player(self, c):
+        it = self.items(c)
+        f = it[c.cursor % len(it)][0]
+        return f if f in ("player1", "player2") else None
+
     def items(self, c):
         return c.rows(_setup().items(c.cfg, c.lang))
 
@@ -633,6 +645,8 @@ class _Setup(_List):
         h = _List.hints(self, c)
         h[1][1] = "start"
         del h[2]
+        if c.labels[_NAME] and self._player(c):
+            h.insert(2, [c.labels[_NAME], "type_name"])  # (before the move hint: it shows)
         return h
 
     def change(self, c, item, d):
@@ -648,25 +662,6 @@ class _Setup(_List):
 
     def back(self, c):
         c.bad(c.labels[_UNDO])
-
-
-class _SetupKeys(_Setup):
-    # On the keypad, * on a player's row types a name (mode "name", firmware/setup.py).
-    def key(self, c, long, k):
-        if k == "*" and self._player(c):
-            return _setup().type_start(c, self._player(c))
-        _List.key(self, c, long, k)
-
-    def _player(self, c):
-        it = self.items(c)
-        f = it[c.cursor % len(it)][0]
-        return f if f in ("player1", "player2") else None
-
-    def hints(self, c):
-        h = _Setup.hints(self, c)
-        if self._player(c):
-            h.insert(2, ["*", "type_name"])  # (before the move hint: it shows)
-        return h
 
 
 class _Name(_Mode):
@@ -887,21 +882,21 @@ class _RackQ(_List):
 # down, "-" / "+" the row's value, "o" ok, "b" back), the labels of its hints (by the indices
 # below) and its handler of each screen mode.
 _KEYPAD = {"lag": _Lag(), "menu": _Menu(), "rackq": _RackQ(), "name": _Name(), "full": _Full(),
-           "setup": _SetupKeys(), "play": _PlayKeys(), "choice": _ChoiceKeys(), "over": _Over(),
+           "setup": _Setup(), "play": _PlayKeys(), "choice": _ChoiceKeys(), "over": _Over(),
            "groupq": _GroupQ(), "help": _Help()}
 _BUTTONS = dict(_KEYPAD)
-_BUTTONS.update({"setup": _Setup(), "play": _PlayButtons(), "choice": _ChoiceButtons(),
+_BUTTONS.update({"play": _PlayButtons(), "choice": _ChoiceButtons(),
                  "over": _OverButtons(), "groupq": _GroupQButtons(), "help": _HelpButtons()})
 _LIST = {"P1": "d", "P2": "+", "FOUL": "o", "OK": "o", "UNDO": "b"}
 _LABELS = ("UNDO", "long:UNDO", "P1", "P2", "P2", "FOUL", "FOUL", "P1", "down", "P1 P2",
-           "newmatch_qF", (("MISS", "miss"), ("OK", "safe")))
+           "newmatch_qF", (("MISS", "miss"), ("OK", "safe")), None)
 _LAYOUTS = {
     "keypad": ("keypad", {"2": "u", "8": "d", "4": "-", "6": "+", "5": "o", "#": "o", "A": "o",
                           "D": "b"},
-               ("D", "##", "1", "2", "4/6", "5", "A", "2/8", "move", "1 2", "newmatch_q5", ()),
+               ("D", "##", "1", "2", "4/6", "5", "A", "2/8", "move", "1 2", "newmatch_q5", (), "*"),
                _KEYPAD),
     "buttons": ("buttons", _LIST, _LABELS, _BUTTONS),
-    "four": ("buttons", _LIST, _LABELS[:_SIX] + ((),), _BUTTONS),  # P1, P2, FOUL, UNDO only
+    "four": ("buttons", _LIST, _LABELS[:_SIX] + ((), None), _BUTTONS),  # P1, P2, FOUL, UNDO only
 }
 
 
