@@ -14,8 +14,8 @@ def figure(d):
 # What a board holds while a 14.1 match is played on an OLED with a keypad (the new-match screen,
 # the shape checks and the other games' rules are loaded only when needed).
 CORE = ("firmware.rules", "firmware.rules_141", "firmware.match", "firmware.journal")
-APP = CORE + ("firmware.store", "firmware.ui", "firmware.lang", "firmware.views",
-              "firmware.keys", "firmware.drivers.oled", "ssd1306", "firmware.app")
+APP = CORE + ("firmware.store", "firmware.table", "firmware.ui", "firmware.lang",
+              "firmware.views", "firmware.keys", "firmware.drivers.oled", "ssd1306", "firmware.app")
 START = "8 6 5 2".split()  # setup: a player's name, start, player 2 breaks
 KEYS = "B A 3 5 A B 0 C * C".split()
 MADE = {"t": "shot", "first": 1, "pots": [1], "call": 1, "made": True, "rail": True}
@@ -35,6 +35,7 @@ def _play(where):
     import os
 
     from firmware.store import Store
+    from firmware.table import Table
     from firmware.ui import Controller
     if where == "lfs":
         import vfs  # pyright: ignore[reportMissingImports]
@@ -48,7 +49,7 @@ def _play(where):
     else:
         root = "bench_s"
         os.mkdir(root)
-    c = Controller("keypad", "en", "14.1", Store(root))
+    c = Controller("keypad", "en", "14.1", Table(Store(root), "14.1"))
     c.cfg["t1"] = c.cfg["t2"] = 1000
     for k in START:
         c.key("press", k)

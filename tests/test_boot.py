@@ -23,7 +23,7 @@ def _play(root, keys, game="14.1"):
     ctl = new_controller("keypad", "en", game, store=Store(root))
     for k in keys:
         ctl.key("press", k)
-        ctl.match.log.tidy()
+        ctl.table.after_screen()
     ctl.match.log.close()
     return ctl
 
@@ -136,8 +136,8 @@ def test_match_that_is_a_file_is_moved_aside_with_a_message():
         assert f.read() == b"not a folder"
     assert "match.bad" in _texts(ctl)["oled"]
     ctl.key("press", "5")  # a new match starts where the file was
-    while ctl.store.due:  # (Start's steps: the app's passes)
-        ctl.store.work()
+    while ctl.table.store.due:  # (Start's steps: the app's passes)
+        ctl.table.store.work()
     assert ctl.msg == ["started"] and os.path.isdir(root + "/match")
 
 

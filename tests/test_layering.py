@@ -18,16 +18,8 @@ SPLIT = {"firmware.rules_141": "firmware.rules", "firmware.rules_8ball": "firmwa
 STATE_READERS = {"firmware.match", "firmware.rules", "firmware.rules_141",
                  "firmware.rules_8ball", "firmware.rules_9ball"}
 
-# Reads of a match's state (module, line) by the controller whose screen modes still read it
-# directly; the controller's own conversion to the match queries empties this set.
-KNOWN_STATE_READS = {
-    ("firmware.ui", f) for f in (
-        "Controller._after", "Controller._legal_first", "Controller._may_hit",
-        "Controller._wrong", "Controller._base", "Controller._made", "Controller._shot_safe",
-        "Controller._shot_foul", "Controller._won_rack", "Controller._won_rack.win",
-        "Controller._choose", "Controller._options", "_Play.key", "_Play._button",
-        "_Play.hints", "_Choice.key", "_Choice.hints", "_Menu.items", "_Menu.ok",
-        "_GroupQ.items", "_GroupQ.key", "_GroupQ.hints", "_GroupQ.ok", "_Help.items", "_what")}
+# Reads of a match's state (module, function) outside STATE_READERS: none.
+KNOWN_STATE_READS = set()
 
 
 def _modules():
