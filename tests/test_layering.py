@@ -8,15 +8,16 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("firmware", "boards", "host_tools")
 
 # A module split in two so that a board loads the second part only when it needs it (the shot
-# rules of the game played: rules_141, rules_8ball, rules_9ball; the journal's repairs:
+# rules of the game played: rules_141, rules_8ball, rules_9ball, rules_10ball; the journal's repairs:
 # journal_fix) is one module: the part may use the private names of the module it was split from.
 SPLIT = {"firmware.rules_141": "firmware.rules", "firmware.rules_8ball": "firmware.rules",
-         "firmware.rules_9ball": "firmware.rules", "firmware.journal_fix": "firmware.journal"}
+         "firmware.rules_9ball": "firmware.rules", "firmware.rules_10ball": "firmware.rules",
+         "firmware.journal_fix": "firmware.journal"}
 
 # The modules that read a match's rules state (firmware.match.Match.s) itself: the match and
 # the rules; every other module asks the match (Match.get, player, state...: docs/contracts.md).
 STATE_READERS = {"firmware.match", "firmware.rules", "firmware.rules_141",
-                 "firmware.rules_8ball", "firmware.rules_9ball"}
+                 "firmware.rules_8ball", "firmware.rules_9ball", "firmware.rules_10ball"}
 
 # Reads of a match's state (module, function) outside STATE_READERS: none.
 KNOWN_STATE_READS = set()
