@@ -4,8 +4,8 @@ from firmware import rules
 from firmware.match import Match
 
 
-def new(game, **kw):
-    ev = {"t": "new", "game": game, "players": ["A", "B"]}  # type: dict
+def new(game, players=("A", "B"), **kw):
+    ev = {"t": "new", "game": game, "players": list(players)}  # type: dict
     ev.update(kw)
     return ev
 
