@@ -37,6 +37,7 @@ import time
 from pathlib import Path
 
 from host_tools import deploy, sim, vpico
+from host_tools.mpy import ROOT
 
 # Setup: up to Start, ok; P1 breaks; a dry break, made balls, misses, a foul, a safety...; then
 # the screens that change most: three fouls in a row by P2 (the warning after the second, the
@@ -255,8 +256,38 @@ def flash_timed(tree: Path, keys: list[str]) -> list[dict]:
         return rows
 
 
+# Figures the virtual-Pico tests measure on their way (deploy and mpremote times, the journal
+# cuts a power cut hit): each test module keeps them in build/figures/MODULE.json when its board
+# is done (save_test_figures), and `make bench-pico` prints the latest (--tests: only those).
+FIGURES = ROOT / "build" / "figures"
+
+
+def save_test_figures(module: str, figures: dict) -> Path:
+    import json
+
+    FIGURES.mkdir(parents=True, exist_ok=True)
+    path = FIGURES / (module + ".json")
+    path.write_text(json.dumps(figures, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return path
+
+
+def print_test_figures() -> None:
+    import json
+
+    paths = sorted(FIGURES.glob("test_*.json"))
+    if not paths:
+        print("  figures of the tests: none yet (make test writes them to %s)" % FIGURES)
+    for path in paths:
+        print("  figures of tests/%s.py (the last make test):" % path.stem)
+        for k, v in sorted(json.loads(path.read_text(encoding="utf-8")).items()):
+            print("    %s: %s" % (k, v))
+
+
 def main(argv: list[str]) -> int:
     keys = KEYS
+    if argv[:1] == ["--tests"]:
+        print_test_figures()
+        return 0
     if argv[:1] == ["--keys"]:
         keys = argv[1].split(",")
     why = vpico.missing()
@@ -316,6 +347,7 @@ def main(argv: list[str]) -> int:
         print_presses(rows, "wall_ms")
     flash_timed(tree, keys)
     print_heap(heap_match())
+    print_test_figures()
     return 0
 
 

@@ -9,6 +9,8 @@
 #   smoke  the one board-like VM run of `make check`
 #   budget guards a heap, size or time budget of README's figures
 # `make check` runs `-m "not (vpico or mp or slow) or smoke"`; `make test` runs them all.
+import gc
+
 import pytest
 
 MARKERS = {
@@ -45,7 +47,10 @@ SLOW = ("test_journal_torn.py::test_power_cut_at_every_byte", "test_journal_nor.
         "test_journal_damage.py::test_every_file", "test_journal_damage_mp.py::test_a_sample",
         "test_scoresheet.py::test_a_journal_cut_short", "test_wall.py::test_the_wall_follows",
         "test_boot.py::", "test_at_repl.py::", "test_keys_fuzz.py::", "test_properties.py::",
-        "test_mash.py::", "test_roundtrip.py::", "test_screens.py::")
+        "test_mash.py::", "test_roundtrip.py::", "test_screens.py::test_the_simulators")
+# Files whose module fixtures are worth one worker: the frozen VM's build, the README pictures
+# rendered once.
+SHARED = ("test_app_frozen.py", "test_screens.py")
 # Groups that keep one worker busy longest go first, so that the other worker takes the many
 # short tests meanwhile (xdist's own reorder, by test count, is off: --no-loadscope-reorder).
 FIRST = VPICO + ("test_app_frozen.py", "test_app_mp.py", "test_micropython.py")
@@ -79,9 +84,25 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.slow)
         if rel == SMOKE:
             item.add_marker(pytest.mark.smoke)
-        if f == "test_app_frozen.py":
-            item.add_marker(pytest.mark.xdist_group(f))  # one build of the frozen VM
+        if f in SHARED:
+            item.add_marker(pytest.mark.xdist_group(f))
     items.sort(key=_rank)  # stable: each file keeps its own order
+
+
+# The firmware collects the heap after each screen it sends (firmware/app.py collect(), for a
+# board's small heap). On CPython a full collection walks every object the process holds: in a
+# test run, every module, test item and fixture of the run (0.2 s a screen, most of an app
+# test's time). What earlier test modules left is collected once and frozen (gc.freeze: out of
+# the collector's sight), so that a collection walks the objects of the test module running.
+_frozen_for = [None]
+
+
+def pytest_runtest_setup(item):
+    if item.module is not _frozen_for[0]:
+        _frozen_for[0] = item.module
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()
 
 
 def pytest_terminal_summary(terminalreporter):
