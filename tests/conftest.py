@@ -10,8 +10,22 @@
 #   budget guards a heap, size or time budget of README's figures
 # `make check` runs `-m "not (vpico or mp or slow) or smoke"`; `make test` runs them all.
 import gc
+import os
+import sys
+from pathlib import Path
 
 import pytest
+
+# The firmware lets go of modules it uses for a while (firmware.unload: one game's rules, one
+# language's texts, the journal's repair code) and imports them again when needed. Without
+# bytecode files (PYTHONDONTWRITEBYTECODE) each such import compiles the source anew: most of
+# the time of a test that recovers a journal a thousand times. The run keeps its bytecode in
+# build/pycache, out of the source tree, and so do the Python processes its tests start.
+PYCACHE = str(Path(__file__).resolve().parent.parent / "build" / "pycache")
+sys.dont_write_bytecode = False
+sys.pycache_prefix = PYCACHE
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+os.environ["PYTHONPYCACHEPREFIX"] = PYCACHE
 
 MARKERS = {
     "vpico": "runs the real rp2 firmware on the virtual Pico (node + rp2040js)",
