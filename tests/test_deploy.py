@@ -28,9 +28,9 @@ SETTLE_MS = 250  # a press (80 ms), the debounce and a few loop passes, in emula
 
 
 @pytest.fixture(scope="module")
-def rig(tmp_path_factory):
+def rig(tmp_path_factory, board_build):
     tmp = tmp_path_factory.mktemp("deploy")
-    tree = deploy.build(tmp / "board")
+    tree = board_build
     figures: dict = {}
     with vpico.VPico(flash=tmp / "flash.bin", fresh=True) as b:
         yield {"board": b, "tree": tree, "tmp": tmp, "done": [], "figures": figures}

@@ -32,11 +32,11 @@ FIGURES: dict = {}
 
 
 @pytest.fixture(scope="module")
-def base(tmp_path_factory):
+def base(tmp_path_factory, board_build):
     # A blank board with the default profile gets the whole build (the snapshot every board of
     # the module starts from); what the deploy said is kept for test_blank_board_gets_the_build.
     tmp = tmp_path_factory.mktemp("vpdev")
-    tree = deploy.build(tmp / "board")
+    tree = board_build
     flash = tmp / "base.bin"
     t0 = time.monotonic()
     with vpico.VPico(flash=flash, fresh=True) as b:
