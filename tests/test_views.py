@@ -13,7 +13,7 @@ from firmware.drivers.lcd import Lcd
 from firmware.drivers.oled import Oled
 from views_models import DRY_BREAK, FOUL, m8_choice, m9_over, m9_push, m141_run, m141_two_fouls, model
 
-from tests.helpers import lag, new, play, pot141, shot
+from tests.builders import lag, new, play, pot141, shot
 
 
 def oled_text(md):

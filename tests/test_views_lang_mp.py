@@ -4,7 +4,7 @@
 from views_models import BREAK_141, FOUL, m9_push, m141_run, model
 
 from firmware import lang, views
-from tests.helpers import lag, new, play
+from tests.builders import lag, new, play
 
 
 def steps_digits():

@@ -12,7 +12,7 @@ from firmware.ui import Controller
 from host_tools.fakehw import FakeBoard, WallDecoder, decoder, screen_text
 from host_tools.fakes import wall as fw
 from host_tools.fakes.lcd import LcdDecoder
-from tests.helpers import new, play
+from tests.builders import new, play
 
 ENDS = ("E11", "E12.1", "E12.2", "E12.3", "E12.4", "E12.5", "E12.6", "N2", "C-N1", "N11")
 
@@ -165,7 +165,7 @@ def test_a_rack_instruction_stays_whole_beside_a_message(kind):
     # then a message on top (an undo's): the instruction keeps all its words.
     from views_models import BREAK_141
 
-    from tests.helpers import lag, shot
+    from tests.builders import lag, shot
 
     m = play(new("14.1", ("Ann", "Bob")), lag(0), BREAK_141,
              shot(first=1, call=1, pots=list(range(1, 15)), made=True, rail=True,

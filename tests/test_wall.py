@@ -20,7 +20,7 @@ from firmware.drivers.neopanel import NeoPanel
 from matchkeys import match_keys
 from views_models import DRY_BREAK, FOUL, m141_two_fouls, model
 
-from tests.helpers import lag, new, play, shot
+from tests.builders import lag, new, play, shot
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,5 +1,5 @@
 # Screen models for the view tests (CPython and MicroPython): a real Match, the model dict by hand.
-from tests.helpers import lag, new, play, pot141, shot
+from tests.builders import lag, new, play, pot141, shot
 
 HINTS = [["A", "made"], ["B", "miss"], ["C", "foul"], ["D", "undo"]]
 
