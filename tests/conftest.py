@@ -129,11 +129,18 @@ def board_build(tmp_path_factory):
 
 
 def pytest_terminal_summary(terminalreporter):
-    # Under xdist the controller gets each worker's reports with their keywords (the markers).
-    skipped = [r for r in terminalreporter.stats.get("skipped", [])
-               if "budget" in getattr(r, "keywords", {})]
+    # Under xdist the controller gets each worker's reports with their keywords (the markers);
+    # the tests `-m` deselected are not reported to it, so a run with -m says so.
+    stats = terminalreporter.stats
+    skipped = [r for r in stats.get("skipped", []) if "budget" in getattr(r, "keywords", {})]
+    ran = [r for r in stats.get("passed", []) + stats.get("failed", [])
+           if r.when == "call" and "budget" in getattr(r, "keywords", {})]
+    markexpr = terminalreporter.config.getoption("markexpr", "")
     if skipped:
         terminalreporter.write_line("budget tests that did not run: " + ", ".join(
             r.nodeid for r in skipped), red=True)
+    elif markexpr:
+        terminalreporter.write_line("budget tests: %d ran, the others not selected by -m %r "
+                                    "(make test runs them all)" % (len(ran), markexpr))
     else:
-        terminalreporter.write_line("budget tests: all ran")
+        terminalreporter.write_line("budget tests: all ran (%d)" % len(ran))
