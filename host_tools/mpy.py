@@ -133,6 +133,9 @@ def compile_tree(mpy: bool = True) -> Path:
                 continue
         shutil.copyfile(p, tmp / rel)
     (tmp / ".done").write_text("ok\n")
+    if (out / ".done").exists():  # another process (a pytest-xdist worker) made it meanwhile
+        shutil.rmtree(tmp, ignore_errors=True)
+        return out
     shutil.rmtree(out, ignore_errors=True)
     tmp.replace(out)
     prefix = out.name[:4]
