@@ -10,12 +10,7 @@
 # LCD line holds 16 characters; longer texts are wrapped by the views.
 import gc
 
-from firmware import unload
-
-try:
-    from micropython import const
-except ImportError:
-    const = lambda x: x  # noqa: E731
+from firmware.mem import const, unload
 
 LANGS = ("en", "tr")
 _cur = ["", ""]  # [language, its T]

@@ -22,11 +22,7 @@ import os
 
 from firmware.journal import Journal, _exists, _ints, _mkdir, _read, remove_tree, set_aside
 from firmware.match import Log
-
-try:
-    from micropython import const
-except ImportError:
-    const = lambda x: x  # noqa: E731
+from firmware.mem import const
 
 _KEEP = const(20)  # archived matches kept at most
 _FREE = const(40)  # percent of the filesystem's blocks left free for the new match

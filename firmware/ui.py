@@ -1,8 +1,9 @@
 # Controller: key events -> match events and the screen model (docs/ui-contract.md); pure, no I/O.
 # Each screen mode is a small handler (below the Controller) with its keys, list rows and hints;
 # the Controller keeps the state they share and builds the events of shots and choices.
-from firmware import rules, unload
+from firmware import rules
 from firmware.match import Match
+from firmware.mem import unload
 
 
 class Controller:

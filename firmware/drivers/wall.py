@@ -13,11 +13,7 @@
 import framebuf
 
 from firmware.keys import ticks_diff
-
-try:
-    from micropython import const
-except ImportError:
-    const = lambda x: x  # noqa: E731
+from firmware.mem import const
 
 # view fields
 _GAME = const(0)  # 0 no match (dashes), 1 points (14.1), 2 racks (8-ball, 9-ball)

@@ -1,0 +1,56 @@
+# Heap helpers of the firmware, on MicroPython and CPython: const, unload and collect.
+# What each saves, measured (host_tools/memtricks.py: the board-like VM running the .mpy tree,
+# 32-bit; the virtual Pico: host_tools/bench_vpico.py, 230 KB heap):
+#   TABLE
+import gc
+import sys
+
+try:
+    from micropython import const
+except ImportError:
+    const = lambda x: x  # noqa: E731  (CPython: the value itself)
+
+# mpy-cross folds `_NAME = const(n)` by the name `const`, wherever it was imported from: a
+# module that imports it from here gets no global and no lookup for the constant.
+
+_SPARE = const(49152)  # the free heap after a collection that collect() fills holes with
+_FILL_MAX = const(4096)  # at most this many one-block tuples (64 KB on a 32-bit board)
+
+
+def unload(name):
+    # Let go of firmware.<name> (needed only for a while: one game's rules, one language's
+    # texts, the setup screens, the journal's repairs, the wiring) so that its code can be
+    # collected; the next import loads it again.
+    sys.modules.pop("firmware." + name, None)
+    pkg = sys.modules.get("firmware")
+    if pkg is not None and name in pkg.__dict__:
+        delattr(pkg, name)
+
+
+def collect():
+    # gc.collect(), then the holes it leaves among the live code and data filled: after a
+    # collection MicroPython's allocator looks for each object of two blocks or more from the
+    # lowest free block up, through every hole. A chain of one-block tuples, let go at once
+    # (garbage until the next collection), fills them until 64 in a row come one after the
+    # other from a free run, the free heap above the live data, where the next key's objects
+    # then come from. (This function's frame is on the heap: it is made before the
+    # collection, so that letting it go does not send the allocator back down.) Only with heap
+    # to spare (a small heap keeps its holes for the next key), and where id() is an address
+    # (MicroPython).
+    gc.collect()
+    mem_free = getattr(gc, "mem_free", None)
+    if mem_free is None or mem_free() < _SPARE:
+        return
+    t = None
+    run = 0
+    last = 0
+    step = 0
+    for _ in range(_FILL_MAX):
+        t = (t,)
+        a = id(t)
+        d = a - last
+        run = run + 1 if d == step else 0  # each at the same distance (a block on a board) ...
+        if run >= 64:
+            return  # ... 64 times: a free run
+        step = d
+        last = a
