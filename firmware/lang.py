@@ -15,9 +15,8 @@ _cur = ["", ""]  # [language, its T]
 # The texts looked up lately, by key (the language on screen's). Finding a key in T walks up to
 # 3 KB, and with letters beyond ASCII in T every index is a walk from its start: about 30 us a
 # text on the board-like VM on a PC, 13 texts a screen. A screen looks up much the same texts as
-# the one before, and a hit makes no new string. Measured: a render in a quarter of the time, a
-# key's screen on the virtual Pico in 84.5 ms instead of 118; the whole app needs about 3 KB more
-# heap.
+# the one before, and a hit makes no new string: a render takes a quarter of the time, for about
+# 3 KB of heap.
 _memo = {}
 _MEMO = const(40)  # at most this many; then it starts again
 

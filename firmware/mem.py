@@ -1,7 +1,17 @@
 # Heap helpers of the firmware, on MicroPython and CPython: const, unload and collect.
-# What each saves, measured (host_tools/memtricks.py: the board-like VM running the .mpy tree,
-# 32-bit; the virtual Pico: host_tools/bench_vpico.py, 230 KB heap):
-#   TABLE
+# What each trick of the firmware saves, measured on the board-like VM (32-bit) from the .mpy
+# tree and with the firmware frozen, and on the virtual Pico (230 KB heap, the .mpy tree):
+#   const (here, for all): folded by mpy-cross from this import too (no global, no lookup); the
+#     .mpy total is 307 bytes smaller than with a fallback in each of 13 modules.
+#   unload: frees, .mpy / frozen: setup 3,936 / 576 bytes, journal_fix 1,792 / 432, a game's
+#     rules 784-1,456 / 192-272, hw 960 / 192, boot 400 / 128, the other language's text at a
+#     switch about 4 KB / 64 (frozen, the text stays in flash). Kept: a call costs nothing, the
+#     frozen 64 KB board keeps its margin and a stock Pico its code heap.
+#   collect's hole filling: COLLECT
+#   the OLED's windows (oled_i2c.SSD1306W_I2C.show_pages): a key's screen sends a median 100
+#     bytes in 2.7 ms on the Pico's 400 kHz bus, a whole frame 1,026 bytes in 23 ms. Kept.
+#   the drivers' UTF-8 byte walks (oled, lcd): indexing a screen's 107 characters as a str
+#     interns 86 names for good (1,080 bytes of name pool, 2 KB of heap), frozen or not. Kept.
 import gc
 import sys
 

@@ -71,7 +71,7 @@ class Oled:
         # Returns how many text rows were redrawn (0: nothing was sent to the panel).
         # A row drawn as before whose old and new text are both ASCII is redrawn and sent only
         # from its first to its last changed character (a made ball changes a digit or two of a
-        # few rows: the bus carries a tenth of the bytes whole rows took).
+        # few rows: the bus carries a tenth of the bytes of whole rows).
         rows = self.rows
         keys = self._keys
         enc = self._bytes
@@ -228,7 +228,7 @@ class Oled:
     def _big(self, k, y, fg):
         # The glyph in the scratch buffer at double size in column k (of 8) of a big row: each
         # of its 8 column bytes spread over two columns of two pages, then one blit (a pixel
-        # loop took 64 reads and a rectangle per lit pixel: milliseconds on a board).
+        # loop would take 64 reads and a rectangle per lit pixel: milliseconds on a board).
         g = self._gbuf
         b = self._bbuf
         inv = 0 if fg else 0xFF

@@ -234,7 +234,7 @@ class Wall:
 
     def _glyph(self, fb, font, gw, gi, x, y, s, c):
         # Glyph gi of font (gw columns) at x, y, each font row s pixel rows tall: one blit at
-        # the font's size (a fill_rect for each run of lit rows took three times as long: a
+        # the font's size (a fill_rect for each run of lit rows takes three times as long: a
         # millisecond of a frame on the virtual Pico), else those fill_rects.
         if x < 0:
             return
