@@ -44,17 +44,12 @@ import os
 import struct
 import sys
 
-from firmware import unload
-
 try:
     from binascii import crc32
 except ImportError:  # a port built without it
     crc32 = None
 
-try:
-    from micropython import const
-except ImportError:
-    const = lambda x: x  # noqa: E731
+from firmware.mem import const, unload
 
 _K = const(16)  # a snapshot every _K events of depth (match._K)
 _R = const(4)  # records a file

@@ -2,11 +2,7 @@
 import json
 
 from firmware import rules
-
-try:
-    from micropython import const
-except ImportError:
-    const = lambda x: x  # noqa: E731
+from firmware.mem import const
 
 _K = const(16)   # a snapshot every _K accepted events; undo/rebuild replays fewer than _K
 

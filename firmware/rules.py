@@ -1,10 +1,6 @@
 # Rules core: judges one event against RULES.md on a plain state dict (no I/O, no clock).
-from firmware import unload
 
-try:
-    from micropython import const
-except ImportError:
-    const = lambda x: x  # noqa: E731
+from firmware.mem import const, unload
 
 # Fields of a player record s["p"][i] (a list, cheap to copy).
 SCORE = const(0)

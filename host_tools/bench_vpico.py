@@ -221,7 +221,9 @@ class _Gc:
 def _watched(app):
     import gc
 
-    app.gc = _Gc(gc)
+    from firmware import mem
+
+    mem.gc = app.gc = _Gc(gc)  # (collect() is firmware.mem's)
     return app
 """
 
