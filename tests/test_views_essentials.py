@@ -292,7 +292,7 @@ def test_every_display_shows_what_the_next_shooter_needs(game, layout):
             for _ in range(80):
                 s = c.match.s
                 if c.mode in ("play", "choice", "over") and rng.below(4):
-                    c._send(event(rng, s))  # (the Controller's own way in: as a key would)
+                    c.send(event(rng, s))  # (the Controller's own way in: as a key would)
                 else:
                     c.key("press", keys[rng.below(len(keys))])
                     if c.mode in ("setup", "menu", "help"):
