@@ -202,3 +202,16 @@ class Match:
             {"by": pend[0], "options": list(rules.OPTIONS[pend[1]])},
             "winner": s["winner"], "players": players,
         }
+
+    # ---- shot clock (O7, K3): what the clock's screens and the controller read
+
+    def clock(self):
+        """The match's shot-clock profile (firmware/shotclock.py PROFILES' fields) or None: no
+        match, or no shot clock (O7's default)."""
+        s = self.s
+        return None if s is None or "clock" not in s else dict(s["clock"])
+
+    def exts(self, i):
+        """Player i's extensions left in this rack (K3); 0 without a shot clock."""
+        s = self.s
+        return 0 if s is None or "exts" not in s else s["exts"][i]
