@@ -63,7 +63,8 @@ def _clock(v):
             raise BadEvent(bad)
     for k in ("shot", "first", "ext", "exts", "warn"):
         n = v.get(k)
-        if not is_int(n) or n < (1 if k in ("shot", "first") else 0) or \
+        if not isinstance(n, int) or isinstance(n, bool) or \
+                n < (1 if k in ("shot", "first") else 0) or \
                 n > (9 if k == "exts" else 600):
             raise BadEvent("clock " + k + " must be a whole number (seconds up to 600, "
                            "extensions up to 9)")
