@@ -29,8 +29,9 @@ OPTIONS = {
 }
 # Fouls a referee may call that the shot facts can't show.
 CALLED_FOULS = ("G5.1", "G5.2", "G5.3", "G5.4", "G5.5", "G5.6", "G5.7", "G5.8", "G5.9",
-                "G5.10", "G5.11", "G5.12", "G5.14", "G19", "G20", "E9",  # G5.14: an intentional foul
-                "K4")  # K4: the shot clock ran out (a standard foul, O7 on)
+                "G5.10", "G5.11", "G5.12", "G5.14", "G19", "G20", "E9")  # G5.14: an intentional foul
+# K4, the shot clock run out, is a foul event too (a standard foul, judged as a called one),
+# recorded by the clock rather than chosen from the referee's list: {"foul": "K4"} (C-K2).
 # Shot facts a time foul (K4: no shot was taken) can't have.
 _FACTS = ("first", "pots", "off", "rail", "break_rails", "cue_rail", "call", "made",
           "cue_in_rack", "ball_in_rack", "ball_in_kitchen")
@@ -157,14 +158,14 @@ def _check_shot(s, ev):
                 and call not in pots:
             raise Refused("C-T1" if g == "10ball" else "A8", "made_call", call)
     f = ev.get("foul")
-    if f is not None and f not in CALLED_FOULS:
-        raise Refused("G5", "unknown_foul", f)
     if f == "K4":
         if "clock" not in s:
             raise Refused("O7", "no_clock")
         for k in _FACTS:
             if ev.get(k):
                 raise Refused("K4", "time_facts")
+    elif f is not None and f not in CALLED_FOULS:
+        raise Refused("G5", "unknown_foul", f)
 
 
 def _ext(s, ev):
