@@ -7,7 +7,8 @@ import sys
 
 from firmware import views
 from firmware.keys import ticks_diff
-from firmware.lang import _text as lang_text
+from firmware.lang import texts as lang_text
+from firmware.table import Table
 from firmware.ui import Controller
 
 try:
@@ -42,11 +43,20 @@ class Hardware:
         self.wdt_reset = False  # the board was reset by its watchdog (boards/main.py sets it)
 
 
+def layout(hw):
+    # The controller's input map for the hardware: "four" for buttons without MISS and OK.
+    k = hw.layout
+    return "four" if k == "buttons" and "MISS" not in getattr(hw.input, "names", "MISS") else k
+
+
 class App:
-    # One controller on one hardware bundle; step() is one healthy pass of the loop.
+    # One controller on one hardware bundle; step() is one healthy pass of the loop. The
+    # controller's table (firmware/table.py) gets the wall panel, the store's work and the
+    # screen being out.
     def __init__(self, hw, ctl, kind=None):
         self.hw = hw
         self.ctl = ctl
+        self.table = ctl.table
         self.kind = kind or hw.view  # what views.render is asked for: oled, lcd20, lcd16, digits
         self.drawn = None  # ctl.version last shown (None: nothing yet)
         self.draws = 0
@@ -57,25 +67,22 @@ class App:
         k = self.kind
         self.panel = hw.wall if hw.wall is not None else (
             hw.display if k in ("neopixel", "matrix", "wall") else None)
-        # 4 buttons (no MISS, OK): the help lists only the buttons there are
-        ctl.four = hw.layout == "buttons" and "MISS" not in getattr(hw.input, "names", ("MISS",))
-        if self.panel is not None:
-            ctl.wall = True
-            if ctl.cfg.get("bright") is None:   # no setting yet: the board profile's level
-                ctl.cfg["bright"] = self.panel.level or 1
+        if self.panel is not None:  # (no setting yet: the board profile's level)
+            self.table.panel(self.panel.level)
 
     def step(self, now):
         # Poll the keys at now (ticks_ms) and drain every queued event into the controller; if
         # that moved the controller's version, show its screen in the same pass (a key's screen
         # comes without waiting for another pass): the display's first, then the wall panel's
-        # (its frame takes about 8 ms on the wire), then the journal's writing that can wait
-        # (Journal.tidy: a snapshot, a pack, a new file), then collect the garbage of judging and
+        # (its frame takes about 8 ms on the wire), then what the table leaves until the screen
+        # is out (Table.after_screen: the journal's writing that can wait), then collect the garbage of judging and
         # drawing (on the board-like VM a match needs 10 KB less heap with it; judging and
         # drawing in passes of their own, as before, saved nothing once it was there) and fill
         # the holes it leaves (collect()). Then feed the watchdog: only a step that got here
         # is healthy.
         inp = self.hw.input
         ctl = self.ctl
+        tb = self.table
         ev = inp.poll(now)
         while ev is not None:
             ctl.key(ev[0], ev[1])
@@ -84,8 +91,8 @@ class App:
         if ctl.version != self.drawn:
             self.drawn = ctl.version
             p = self.panel
-            if p is not None and ctl.cfg["bright"] != p.level:
-                p.brightness(ctl.cfg["bright"])
+            if p is not None and tb.cfg["bright"] != p.level:
+                p.brightness(tb.cfg["bright"])
             m = ctl.model()
             if self.page is not None:  # a new screen: its first page
                 self.page = 0
@@ -99,7 +106,7 @@ class App:
                 wv = views.render(m, getattr(wall, "view", "wall"))  # (the digits': theirs)
                 m = None
                 wall.show(wv)
-            ctl.match.log.tidy()  # what the journal's record left for later, screens out
+            tb.after_screen()  # what the journal's record left for later, screens out
             self.draws += 1
             collect()
         elif self.page is not None and ticks_diff(now, self.t_page) >= _PAGE_MS:
@@ -108,15 +115,9 @@ class App:
             show(self.hw.display, views.render(ctl.model(), self.kind, self.page))
         elif wall is not None:
             wall.tick(now)  # a wall panel's blinking marks
-        st = ctl.store
-        if st is not None and st.due:
-            try:
-                said = st.work()  # Start's archive, journal, settings, then pruning: a step a pass
-            except OSError:
-                said = "not_saved"
-            if said:
-                ctl.msg = [said]
-                ctl.version += 1
+        said = tb.work()  # Start's archive, journal, settings, then pruning: a step a pass
+        if said:
+            ctl.say([said])
         wdt = self.hw.wdt
         if wdt is not None:
             wdt.feed()
@@ -179,17 +180,18 @@ def new_controller(layout, lang="en", game="14.1", log=None, store=None, safe=No
     # wrong is said on screen (all of it: msg is then a list of messages), and nothing raises
     # from what flash holds. safe: the fault that reset the board (safe mode): then neither is
     # read, the match is kept aside (store.keep) and the new-match screen comes.
-    ctl = Controller(layout, lang, game, store)
+    table = Table(store, game)
     msgs = []
     boot = store is not None and log is None
     if boot:
         if safe is None:
             cfg, problem = store.load_settings()
             if cfg:
-                for k in ctl.cfg:
+                c = table.cfg
+                for k in c:
                     if k in cfg:
-                        ctl.cfg[k] = cfg[k]
-                ctl.lang = cfg["lang"]
+                        c[k] = cfg[k]
+                lang = cfg["lang"]
             if problem:
                 msgs.append(["bad_settings", problem])
             log = store.resume()
@@ -198,6 +200,7 @@ def new_controller(layout, lang="en", game="14.1", log=None, store=None, safe=No
             store.keep("safe mode: " + safe)
         if store.kept:
             msgs.append(["kept", store.kept])
+    ctl = Controller(layout, lang, game, table)
     if log is not None and len(log):
         try:
             ctl.restore(log)
@@ -205,20 +208,18 @@ def new_controller(layout, lang="en", game="14.1", log=None, store=None, safe=No
             if not boot:
                 raise
             log.close()
-            cfg = ctl.cfg
-            ctl.__init__(layout, ctl.lang, game, store)
-            ctl.cfg = cfg
+            ctl = Controller(layout, lang, game, table)
             msgs.append(["kept", store.keep(type(e).__name__)])  # pyright: ignore
             log = None
         if log is not None and store is not None:
             msgs.append(["resumed", len(log), -1 if log.uncertain else log.lost,
-                         _last(log, ctl.match.s)])
+                         _last(log, ctl.match)])
     if msgs:
-        ctl.msg = msgs[0] if len(msgs) == 1 else msgs
+        ctl.say(msgs[0] if len(msgs) == 1 else msgs)
     return ctl
 
 
-def _last(log, s):
+def _last(log, m):
     # The last action on the journal, for the resume message: [who (or None), text key, what]
     # (what: the balls made or the foul's rule, "" if neither), or None if it can't be read.
     try:
@@ -238,15 +239,15 @@ def _last(log, s):
         return [ev.get("breaker"), "breaks", ""]
     if t == "choose":
         return [None, ev.get("option"), ""]
-    note = s.get("note") or {}
+    note = m.get("note") or {}
     balls = " ".join([str(b) for b in ev.get("pots") or () if b])
-    who = s.get("last")
+    who = m.get("last")
     if "foul" in note:
         return [who, "foul", note["foul"]]
     c = ev.get("call")
     if c == "push" or c == "safety":
         return [who, "push" if c == "push" else "safe", balls]
-    if ev.get("made") or balls and (s["game"] == "9ball" or "break_rails" in ev):
+    if ev.get("made") or balls and (m.get("game") == "9ball" or "break_rails" in ev):
         return [who, "made", balls]
     return [who, "miss", balls]
 
@@ -290,16 +291,17 @@ class Runner:
                 if last is not None and getattr(hw, "wdt_reset", False):
                     self.safe = last or "reset"
             if ctl is None:
-                ctl = new_controller(hw.layout, self.lang, game, store=store, safe=self.safe)
+                ctl = new_controller(layout(hw), self.lang, game, store=store, safe=self.safe)
             self.app = App(hw, ctl)
         except Exception as e:  # noqa: BLE001 - the new-match screen, naming what failed
             name = type(e).__name__
-            ctl = Controller(hw.layout, self.lang, game, store)
-            ctl.msg = ["safe", name]
+            ctl = Controller(layout(hw), self.lang, game, Table(store, game))
+            msg = ["safe", name]
             if store is not None:  # and the match kept aside (it may be what fails)
                 store.fault(name)
                 if store.keep(name):
-                    ctl.msg = [ctl.msg, ["kept", store.kept]]
+                    msg = [msg, ["kept", store.kept]]
+            ctl.say(msg)
             self.app = App(hw, ctl)
 
     def tick(self, now):
@@ -353,14 +355,15 @@ class Runner:
         ctl = self.app.ctl
         if self._log is None:
             try:
-                self._log = ctl.match.log
+                self._log = self.app.table.log
             except Exception:  # noqa: BLE001 - no match to keep: the restart starts afresh
                 pass
         try:
             self.lang = ctl.lang
         except Exception:  # noqa: BLE001
             pass
-        self.app.ctl = None  # let the broken controller go before the restart allocates
+        self.app.ctl = self.app.table = None  # let the broken controller go before the restart
+        # allocates (its log kept)
         gc.collect()
         try:
             inv = getattr(self.hw.display, "invalidate", None)
@@ -382,7 +385,7 @@ class Runner:
             while log is not None and len(log) > 1 and self.dropped < self.failures - 1:
                 log.pop()
                 self.dropped += 1
-            ctl = new_controller(self.hw.layout, self.lang, self.game, log=log,
+            ctl = new_controller(layout(self.hw), self.lang, self.game, log=log,
                                  store=self.store)
         except Exception as e:  # noqa: BLE001 - the events themselves fail: fail again, drop more
             self.fail(e, self.t_error)

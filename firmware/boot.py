@@ -5,7 +5,8 @@
 import gc
 
 APP = ("firmware.rules", "firmware.match", "firmware.journal", "firmware.store", "firmware.lang",
-       "firmware.views", "firmware.keys", "firmware.ui", "firmware.hw", "firmware.app")
+       "firmware.views", "firmware.keys", "firmware.table", "firmware.ui", "firmware.hw",
+       "firmware.app")
 
 
 def load(names):

@@ -1,4 +1,4 @@
-# Event contract (DESIGN.md): shape checks that tell a malformed event from a refused one.
+# Event contract (docs/contracts.md): shape checks that tell a malformed event from a refused one.
 
 GAMES = ("14.1", "8ball", "9ball", "10ball")
 BREAKS = ("alternate", "winner", "loser")

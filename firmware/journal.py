@@ -841,3 +841,14 @@ def _exists(path):
         return True
     except OSError:
         return False
+
+
+# Public names of the helpers other modules use: the store's files (exists, ints, mkdir, read)
+# and the host's journal reader (check, crc, KINDS: a record line's format).
+exists = _exists
+ints = _ints
+mkdir = _mkdir
+read = _read
+check = _check
+crc = _crc
+KINDS = _KINDS

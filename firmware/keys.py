@@ -260,7 +260,7 @@ class Keypad(KeyScanner):
 
     def _scan(self, now):
         # A key that reads released and is at rest (released, settled, normal) is not stepped:
-        # _step would do nothing with it, and 16 calls a pass took a few ms on a board.
+        # _step would do nothing with it, and 16 calls a pass would take a few ms on a board.
         rows = self._rows
         cols = self._cols
         raw = self.raw

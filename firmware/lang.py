@@ -29,7 +29,8 @@ _memo = {}
 _MEMO = const(40)  # at most this many; then it starts again
 
 
-def _text(lang):
+def texts(lang):
+    """All texts of lang in one piece (the app loads them while the heap is whole)."""
     if lang not in LANGS:
         lang = "en"
     if _cur[0] != lang:
@@ -71,7 +72,7 @@ def _line(text, i):
 
 def t(lang, key):
     """The text of key in lang ("en" or "tr"); the key itself if there is none."""
-    text = _cur[1] if lang and lang == _cur[0] else _text(lang)  # (on screen: no call)
+    text = _cur[1] if lang and lang == _cur[0] else texts(lang)  # (on screen: no call)
     v = _memo.get(key)
     if v is None:
         i = _at(text, key)
@@ -83,12 +84,12 @@ def t(lang, key):
 
 
 def has(key, lang="en"):
-    return _at(_text(lang), key) >= 0
+    return _at(texts(lang), key) >= 0
 
 
 def keys(lang="en"):
     """All keys (for tests)."""
-    text = _text(lang)
+    text = texts(lang)
     if isinstance(text, bytes):
         text = text.decode()
     out = []

@@ -74,6 +74,12 @@ class Log:
 
 
 class Match:
+    """A match: apply events, undo, and the queries every other layer reads it by (the screens,
+    the controller, the store, the host tools; docs/contracts.md "Match queries"). Only this
+    module and firmware/rules*.py read the rules state self.s itself: a change of its format
+    (or of a snapshot's, read back in rebuild) stays behind these methods. Each query returns a scalar or
+    an object the state already holds (read it, don't change it): none allocates."""
+
     def __init__(self, log=None):
         self.s = None        # type: dict | None  # rules state, None before the new event
         self.log = Log() if log is None else log
@@ -158,7 +164,7 @@ class Match:
         return k
 
     def undo(self):
-        """Take back the last accepted event (DESIGN.md); the new event itself stays."""
+        """Take back the last accepted event (docs/contracts.md); the new event itself stays."""
         if len(self.log) < 2:
             raise rules.Refused("A11", "nothing")
         try:
@@ -171,15 +177,66 @@ class Match:
         """Set the state from the log: its latest snapshot and the events after it (fewer than
         _K). Undo uses it, and so does a soft restart that keeps the log of a failed controller."""
         s, i = self.log.base()
-        if s is not None and "tot" not in s:  # a snapshot from before the statistics
-            s["tot"] = [[0, 0], [0, 0]]
+        if s is not None and "tot" not in s:  # the one place that knows a snapshot's older
+            s["tot"] = [[0, 0], [0, 0]]      # formats: one from before the statistics
             s["clean"] = False
         for j in range(i, len(self.log)):
             s = rules.apply(s, self.log.event(j))
         self.s = s
 
+    # ------------------------------------------------------------ queries
+
+    def get(self, k):
+        """The state's field k, None before the new event (docs/contracts.md "Match queries"):
+        "game", "rack", "shooter" (who shoots next or answers the choice; None before the lag
+        and at match over), "breaking", "bih" ("kitchen", "table", None), "push" (N7: a push
+        out allowed), "winner", "groups" (None: open table; else [player 0's, player 1's]),
+        "table" (8/9-ball: the object balls on it, sorted; 14.1: None), "pending" (None or
+        [by, kind], kind a key of rules.OPTIONS), "names", "target", "race" ([player 0's,
+        player 1's]), "three" (the three-foul rule is on), "nine" (9 on the break: "win",
+        "spot"), "brk" (the break order), "breaker" (who broke this rack), "last" (who took
+        the last shot), "note" (what the last event did: a dict, docs/ui-contract.md, or None),
+        "tot" (match statistics: [[fouls, break and runs] of player 0, of player 1])."""
+        s = self.s
+        return None if s is None else s[k]
+
+    def player(self, i, k):
+        """Player i's field k once the match is on: "score" (14.1 points), "racks" (won),
+        "fouls" (consecutive), "innings", "run", "high_run", "balls" (object balls pocketed
+        legally, the averages' count)."""
+        return self.s["p"][i][("score", "racks", "fouls", "innings", "run", "high_run",
+                               "balls").index(k)]
+
+    def balls_left(self):
+        """The object balls on the table (14.1: counted; 8/9-ball: len of get("table"))."""
+        s = self.s
+        t = s["table"]
+        return s["left"] if t is None else len(t)
+
+    def options(self):
+        """The options of the pending choice (rules.OPTIONS), () if none."""
+        pend = self.get("pending")
+        return rules.OPTIONS[pend[1]] if pend else ()
+
+    def warned(self, i):
+        """Player i is warned: two consecutive fouls with the three-foul rule on, the match
+        not over (C-S7, C-E4, C-N3)."""
+        s = self.s
+        return bool(s and s["three"] and s["winner"] is None and s["p"][i][rules.FOULS] >= 2)
+
+    def check_ball(self, b):
+        """Raise rules.Refused unless object ball b is on the table (S1, E1, N1)."""
+        rules.check_ball(self.s, b)
+
+    def rack_case(self, pots, cue_in, ball_in, kitchen):
+        """14.1, A10: the C-S4 case ("S10", "C-S4a"... "C-S4d", "C-S4dh") a shot pocketing pots
+        object balls gives with the cue ball in the rack area (cue_in), the 15th ball in it
+        (ball_in) or behind the head string (kitchen): firmware.rules_141.rack_case."""
+        return rules.shot_rules("14.1").rack_case(self.balls_left() - pots, cue_in, ball_in,
+                                                  kitchen)
+
     def state(self):
-        """The state contract of DESIGN.md as a plain dict (None before new)."""
+        """The state contract (docs/contracts.md) as a new plain dict, None before new."""
         s = self.s
         if s is None:
             return None
@@ -195,7 +252,7 @@ class Match:
         return {
             "game": s["game"], "rack": s["rack"], "shooter": s["shooter"], "bih": s["bih"],
             "breaking": s["breaking"], "push_out": s["push"],
-            "balls_left": s["left"] if t is None else len(t),
+            "balls_left": self.balls_left(),
             "on_table": None if t is None else list(t),
             "groups": None if s["groups"] is None else list(s["groups"]),
             "pending": None if not pend else
@@ -206,10 +263,10 @@ class Match:
     # ---- shot clock (O7, K3): what the clock's screens and the controller read
 
     def clock(self):
-        """The match's shot-clock profile (firmware/shotclock.py PROFILES' fields) or None: no
-        match, or no shot clock (O7's default)."""
+        """The match's shot-clock profile (firmware/shotclock.py PROFILES' fields; the state's
+        own dict: read it, never change it) or None: no match, or no shot clock (O7's default)."""
         s = self.s
-        return None if s is None or "clock" not in s else dict(s["clock"])
+        return None if s is None else s.get("clock")
 
     def exts(self, i):
         """Player i's extensions left in this rack (K3); 0 without a shot clock."""

@@ -109,7 +109,8 @@ def _ball_rule(s):
     return {"14.1": "S1", "8ball": "E1", "9ball": "N1", "10ball": "T1"}[s["game"]]
 
 
-def _on(s, b):
+def check_ball(s, b):
+    # Refused unless object ball b is on the table (S1 14.1: 1-15, E1, N1).
     t = s["table"]
     if (b not in t) if t is not None else (b < 1 or b > 15):
         raise Refused(_ball_rule(s), "not_on_table", b)
@@ -122,7 +123,7 @@ def _each_once(s, balls, before):
         if balls.index(b) < i or b in before:
             raise Refused(_ball_rule(s), "twice", b)
         if b:
-            _on(s, b)
+            check_ball(s, b)
 
 
 def _check_shot(s, ev):
@@ -139,7 +140,7 @@ def _check_shot(s, ev):
     if first is not None:
         if first == 0:
             raise Refused("G3", "cue_first")
-        _on(s, first)
+        check_ball(s, first)
     n = len(pots) + len(off) - (0 in pots or 0 in off)
     if g == "14.1" and n > s["left"]:
         raise Refused("S1", "too_many", n, s["left"])
@@ -148,7 +149,7 @@ def _check_shot(s, ev):
         if not s["push"]:
             raise Refused("T5" if g == "10ball" else "N7", "no_push")
     elif call is not None and call != "safety":
-        _on(s, call)
+        check_ball(s, call)
     if ev.get("made"):
         if len(pots) == (0 in pots):  # no object ball among them (each is there once)
             raise Refused("A8", "made_none")
@@ -371,7 +372,7 @@ _GAMES = {"14.1": "rules_141", "8ball": "rules_8ball", "9ball": "rules_9ball",
 _game_mod = [None, None]  # [game, the module of its shot rules]
 
 
-def _game(g):
+def shot_rules(g):
     # The shot rules of game g (firmware/rules_*.py): only the game being played is loaded, so
     # a board does not hold the code of the others (10-ball's takes 9-ball's shared steps).
     if _game_mod[0] != g:
@@ -395,7 +396,7 @@ def apply(s, ev):
         if s is not None:
             raise Refused("O1", "match_on")
         s = new_state(ev)
-        _game(s["game"])  # its shot rules loaded now, not while the break's key waits for them
+        shot_rules(s["game"])  # its shot rules loaded now, not while the break's key waits for them
         return s
     if s is None:
         raise Refused("O1", "no_match")
@@ -420,7 +421,7 @@ def apply(s, ev):
     else:
         ev = _as_facts(ev)
         _check_shot(s, ev)
-        _game(s["game"]).shot(s, ev)
+        shot_rules(s["game"]).shot(s, ev)
     after = s["shooter"]
     if after is not None and after != before:          # A2: the table passed
         s["p"][0][RUN] = s["p"][1][RUN] = 0

@@ -126,7 +126,7 @@ _typing = None  # [field, the letters kept, the key being pressed or None, its l
 def type_start(ctl, field):
     global _typing
     _typing = [field, "", None, 0, True]
-    ctl._go("name")
+    ctl.go("name")
 
 
 def _letter(t):
@@ -142,7 +142,7 @@ def _keep(t):
 def type_key(ctl, long, k):
     t = _typing
     if t is None:
-        return ctl._go("setup")
+        return ctl.go("setup")
     if len(k) == 1 and "0" <= k <= "9":
         if k == t[2]:
             t[3] = (t[3] + 1) % len(KEYS[int(k)])
@@ -182,14 +182,14 @@ def type_key(ctl, long, k):
     elif k == "D":
         _type_end(ctl)
     else:
-        ctl._bad(k)
+        ctl.bad(k)
 
 
 def _type_end(ctl):
     global _typing
     field = _typing[0]
     _typing = None
-    ctl._go("setup")
+    ctl.go("setup")
     ctl.cursor = 1 if field == "player1" else 2
 
 

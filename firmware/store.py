@@ -20,7 +20,11 @@
 import json
 import os
 
-from firmware.journal import Journal, _exists, _ints, _mkdir, _read, remove_tree, set_aside
+from firmware.journal import Journal, remove_tree, set_aside
+from firmware.journal import exists as _exists
+from firmware.journal import ints as _ints
+from firmware.journal import mkdir as _mkdir
+from firmware.journal import read as _read
 from firmware.match import Log
 
 try:

@@ -1,18 +1,49 @@
 # Controller: key events -> match events and the screen model (docs/ui-contract.md); pure, no I/O.
-# Each screen mode is a small handler (below the Controller) with its keys, list rows and hints;
-# the Controller keeps the state they share and builds the events of shots and choices.
-from firmware import rules, unload
+# It only translates: the store, the journal, the settings file, the brightness and the loading
+# of modules are the table's (firmware/table.py), which it asks through a few methods. Each
+# layout (keypad, buttons, four buttons) is an input map (_Layout, below): its handler of each
+# screen mode, with that mode's keys, list rows and hints, and its keys' labels; the Controller
+# keeps the state they share and builds the events of shots and choices (its public methods are
+# what the handlers use).
+from firmware import rules
 from firmware.match import Match
+from firmware.table import Table
+
+try:
+    from micropython import const
+except ImportError:
+    const = lambda x: x  # noqa: E731
+
+# The labels of an input map's hints (_LAYOUTS), by what the key does.
+_UNDO = const(0)
+_MENU = const(1)
+_P1 = const(2)
+_P2 = const(3)
+_TOGGLE = const(4)
+_OK = const(5)
+_QOK = const(6)
+_MOVE = const(7)
+_MV = const(8)
+_RACKQ = const(9)
+_CONFIRM = const(10)
+_SIX = const(11)  # (the buttons' help: the rows of MISS and OK, where they are wired)
+_NAME = const(12)  # (the key that types a player's name on the new-match screen, or None)
 
 
 class Controller:
-    def __init__(self, layout="keypad", lang="en", game="14.1", store=None):
-        self.layout = layout
+    def __init__(self, layout="keypad", lang="en", game="14.1", table=None):
+        # the input map of layout "keypad", "buttons" or "four" ("buttons" without MISS and OK):
+        # the model's layout name, what each key does on a list screen, the labels of the
+        # hints, and the handler of each screen mode (_LAYOUTS)
+        self.layout, self.lst, self.labels, self.modes = _LAYOUTS[layout]
         self.lang = lang
-        self.store = store  # firmware.store.Store: the match goes to its journal (or None: RAM)
-        self.match = Match()
+        # the table (firmware.table.Table; here a new one: no store, all in RAM) and its
+        # settings, which the new-match screen edits and the table saves
+        self.table = t = Table(None, game) if table is None else table
+        self.cfg = t.cfg
+        self.match = Match(t.take(None))
         self.version = 0
-        self.mode = "setup"    # the name of the screen mode; _MODES[mode] handles its keys
+        self.mode = "setup"    # the name of the screen mode; self.modes[mode] handles it
         self.entry = []
         self.hit = None        # the ball the referee said was hit first ("#A"), or None
         self.shift = False
@@ -21,21 +52,13 @@ class Controller:
         self.cursor = 0
         self.confirm = None
         self.ask = None        # type: list | None  # A10 question: [shot event, cue_in, ball_in]
-        # Actions that sent more than one event, so that one undo takes each back whole: for
-        # each, the log's length after it and its event count (flat pairs: [len, n, len, n...]).
-        # Not kept over a restart (restore, resume): then each undo takes back one event.
-        self.groups = []
-        self.wall = False      # a wall panel is wired: the menus set its brightness (cfg)
-        self.four = False      # buttons: only P1, P2, FOUL and UNDO are wired (no MISS, OK)
-        self.cfg = {"game": game, "p1": "P1", "p2": "P2", "t1": 100, "t2": 100, "r1": 5,
-                    "r2": 5, "break": None, "three": True, "nine": "win", "bright": None}
+        self.foul_i = 0        # the menu's called foul: its index in rules.CALLED_FOULS
 
     # ------------------------------------------------------------ model
 
     def model(self):
-        s = self.match.s
-        h = _MODES[self.mode]
-        return {"mode": self.mode, "lang": self.lang, "s": s,
+        h = self.modes[self.mode]
+        return {"mode": self.mode, "lang": self.lang, "match": self.match,
                 "state": self.match.state(), "entry": list(self.entry), "hit": self.hit,
                 "shift": self.shift,
                 "msg": self.msg, "hints": h.hints(self), "items": h.items(self),
@@ -46,8 +69,8 @@ class Controller:
         m = Match(log)
         m.rebuild()
         self.match = m
-        self.groups = []
-        self._after()
+        self.table.take(log)
+        self.after()
         self.version += 1
 
     def resume(self, events, check=True):
@@ -57,8 +80,13 @@ class Controller:
         for ev in events:
             m.apply(ev, check)
         self.match = m
-        self.groups = []
-        self._after()
+        self.table.take(m.log)
+        self.after()
+        self.version += 1
+
+    def say(self, msg):
+        # Show a message (or a list of them) from outside the keys: the boot's, the store's.
+        self.msg = msg
         self.version += 1
 
     # ------------------------------------------------------------ keys
@@ -72,7 +100,7 @@ class Controller:
         self.fault = None
         self.msg = None
         try:
-            _MODES[self.mode].key(self, kind == "long", name)
+            self.modes[self.mode].key(self, kind == "long", name)
         except (rules.Refused, ValueError) as e:
             self._refused(e)
         except OSError:  # the journal could not write: the event did not count
@@ -84,56 +112,49 @@ class Controller:
         else:
             self.msg = ["bad_key", str(e)]
 
-    def _bad(self, k):
+    # ------------------------------------------------------------ what the handlers use
+
+    def bad(self, k):
         self.msg = ["bad_key", k]
 
-    def _go(self, mode):
+    def go(self, mode):
         self.mode = mode
         self.cursor = 0
 
-    def _after(self):
+    def menu(self):
+        self.go("menu")
+        self.confirm = None
+
+    def after(self):
         """Pick the mode from the match after an accepted event."""
-        s = self.match.s
+        m = self.match
         self.entry.clear()  # (an event got a copy of what it needed)
         self.hit = None
         self.shift = False
-        if s is None:
-            m = "setup"
-        elif s["shooter"] is None and s["winner"] is None:
-            m = "lag"
-        elif s["winner"] is not None:
-            m = "over"
-        elif s["pending"]:
-            m = "choice"
+        if m.get("game") is None:
+            x = "setup"
+        elif m.get("winner") is not None:
+            x = "over"
+        elif m.get("shooter") is None:
+            x = "lag"
+        elif m.get("pending"):
+            x = "choice"
         else:
-            m = "play"
-        self._go(m)
+            x = "play"
+        self.go(x)
 
-    def _send(self, ev):
+    def send(self, ev):
         """Apply one event and show the match after it; False if it was refused."""
         try:
             self.match.apply(ev, False)  # well-formed by construction (tests/mash.py)
         except rules.Refused as e:
             self._refused(e)
             return False
-        self._after()
+        self.after()
         return True
 
-    def _send_all(self, *evs):
-        """Apply events as one step: all are accepted or none (Match.apply_all: journaled as
-        one action, resumed whole or not at all). An item may be a function returning events,
-        called when its turn comes, so that it sees the table as the events before it left
-        it."""
-        try:
-            self.match.apply_all(evs)
-        except rules.Refused as e:
-            self._refused(e)
-            return False
-        self._after()
-        return True
-
-    def _undo(self):
-        """Take back the last user action: the events it sent (DESIGN.md undo events, each
+    def undo(self):
+        """Take back the last user action: the events it sent (docs/contracts.md undo events, each
         taking back one accepted event), as one step (Match.undo_action)."""
         n = len(self.match.log)
         k = self.match.log.action()
@@ -143,107 +164,63 @@ class Controller:
         except rules.Refused as e:
             self._refused(e)
             return
-        self._after()
+        self.after()
         self.msg = ["undone_x", what] if what else ["undone"]
 
     # ------------------------------------------------------------ shots
 
-    def _objs(self):
-        # The object balls entered, as a new list (the entry is cleared after each event).
-        return [b for b in self.entry if b]
-
-    def _legal_first(self):
-        """The ball the shot hits first: the one the referee named ("#A"), else a legal one:
-        the first entered ball the shooter may hit, else the lowest such ball on the table."""
-        if self.hit is not None:
-            return self.hit
-        s = self.match.s
-        t = s["table"]
-        if s["game"] == "9ball" or s["breaking"] and t:
-            return t[0]
-        if s["game"] == "14.1":
-            for b in self.entry:    # the first object ball entered
-                if b:
-                    return b
-            return 1
-        ok = self._may_hit()
-        for b in self.entry:        # C-E2: a ball of the other group entered is only pocketed
-            if b in ok:             # (never the cue ball: ok holds object balls)
-                return b
-        return ok[0]
-
-    def _may_hit(self):
-        # 8-ball: the balls the shooter may hit first (C-E1, E7; the 8 once the group is down).
-        s = self.match.s
-        t = s["table"]
-        g = s["groups"]
-        ok = [b for b in t if b != 8 and (g is None or rules.group_of(b) == g[s["shooter"]])]
-        return ok or [8]
-
-    def _wrong(self, b):
-        s = self.match.s
-        if s["game"] == "14.1":
-            return False
-        return b != s["table"][0] if s["game"] == "9ball" else b not in self._may_hit()
-
-    def _base(self):
-        s = self.match.s
-        ev = {"t": "shot", "first": self._legal_first(), "rail": True}
-        if s["breaking"]:
-            ev["break_rails"] = 4
-            ev["cue_rail"] = True
-        return ev
-
-    def _made(self):
-        s = self.match.s
+    def made(self):
+        m = self.match
         if 0 in self.entry:
-            return self._shot_foul(None)
-        if s["groups"] is None and s["game"] == "8ball" and not s["breaking"] \
-                and not self._objs() and self.hit is None:
-            return self._go("groupq")  # E6: the ball made decides the groups: which was it?
-        ev = self._base()
-        objs = self._objs() if self.entry else [ev["first"]]
+            return self.foul()
+        g = m.get("game")
+        brk = m.get("breaking")
+        if m.get("groups") is None and g == "8ball" and not brk and not _objs(self) \
+                and self.hit is None:
+            return self.go("groupq")  # E6: the ball made decides the groups: which was it?
+        ev = _base(self)
+        objs = _objs(self) if self.entry else [ev["first"]]
         ev["pots"] = objs
-        if s["game"] == "14.1" or s["game"] == "8ball" and not s["breaking"]:
+        if g == "14.1" or g == "8ball" and not brk:
             # S2, E8: the called ball went in (A8): the shooter's ball hit first, if it went in
             ev["call"] = ev["first"] if ev["first"] in objs else objs[0]
             ev["made"] = True
-        if s["game"] == "14.1" and not s["breaking"] and s["left"] - len(objs) <= 1 \
-                and s["p"][s["shooter"]][rules.SCORE] + len(objs) < s["target"][s["shooter"]]:
+        i = m.get("shooter")
+        if g == "14.1" and not brk and m.balls_left() - len(objs) <= 1 \
+                and m.player(i, "score") + len(objs) < m.get("target")[i]:
             self.ask = [ev, False, False]     # A10: where are the cue ball and the 15th ball?
-            self._go("rackq")
+            self.go("rackq")
             return
-        self._send(ev)
+        self.send(ev)
 
-    def _shot_miss(self):
+    def miss(self):
         if 0 in self.entry:
-            return self._shot_foul(None)
-        ev = self._base()
+            return self.foul()
+        ev = _base(self)
         if self.entry:
-            ev["pots"] = self._objs()       # pocketed, but not as called (A8)
-        self._send(ev)
+            ev["pots"] = _objs(self)       # pocketed, but not as called (A8)
+        self.send(ev)
 
-    def _shot_safe(self):
-        s = self.match.s
-        if s["breaking"]:
-            return self._shot_miss()
-        ev = self._base()
+    def safe(self):
+        if self.match.get("breaking"):
+            return self.miss()
+        ev = _base(self)
         ev["call"] = "safety"
-        objs = self._objs() if self.entry else None
+        objs = _objs(self) if self.entry else None
         if objs:
             ev["pots"] = objs
-        self._send(ev)
+        self.send(ev)
 
-    def _shot_foul(self, rule, viol=False):
+    def foul(self, rule=None, viol=False):
         """A foul: a scratch when the cue ball is entered, else the referee's rule, else a
         bad hit (no legal first contact, G3); on a break, a bad break (14.1: C alone, or viol:
         a breaking violation with the balls entered, the cue ball among them, A6)."""
-        s = self.match.s
-        ev = self._base()
+        brk = self.match.get("breaking")
+        ev = _base(self)
         if self.entry:
             ev["pots"] = list(self.entry)
-        if s["breaking"] and not (s["game"] == "14.1" and 0 in self.entry and not rule
-                                  and not viol):
+        if brk and not (self.match.get("game") == "14.1" and 0 in self.entry and not rule
+                        and not viol):
             # a bad break; in 14.1 a scratch (0 entered) is one on a legal break instead: a
             # foul, -1, ball in hand in the kitchen, the table as it lies (S4, C-S2)
             ev["break_rails"] = 0
@@ -252,154 +229,178 @@ class Controller:
                 ev["rail"] = False
         if rule:
             ev["foul"] = rule
-        elif 0 not in self.entry and not s["breaking"]:
+        elif 0 not in self.entry and not brk:
             # no legal first contact (G3), or the wrong ball named with "#A" (E7, C-E1, N5)
             h = self.hit
-            ev["first"] = h if h is not None and self._wrong(h) else None
-        self._send(ev)
+            ev["first"] = h if h is not None and _wrong(self, h) else None
+        self.send(ev)
 
-    def _push(self):
+    def push(self):
         ev = {"t": "shot", "call": "push", "first": None, "rail": False}
         if self.entry:
             ev["pots"] = list(self.entry)
-        self._send(ev)
+        self.send(ev)
 
-    def _off(self):
+    def off(self):
         # the balls entered left the table (0: the cue ball, S9, N10); none entered: the cue ball
-        ev = self._base()
+        ev = _base(self)
         ev["off"] = list(self.entry) or [0]
-        self._send(ev)
+        self.send(ev)
 
-    def _won_rack(self, who):
+    def won_rack(self, who):
         """Long press of a player's button (8/9-ball): that player made the winning ball, and
         nothing else is credited: 8-ball only with who's group down (E11; an open table or
-        balls of the group left are refused: no ball is pocketed that was not shot)."""
-        s = self.match.s
-        if s["game"] == "14.1" or s["pending"] or s["winner"] is not None or who is None:
-            return self._bad("long")
-        g = s["groups"]
-        nine = s["game"] == "9ball"
-        if not nine and (g is None or [b for b in s["table"] if rules.group_of(b) == g[who]]):
-            raise rules.Refused("E11", "group_left", s["names"][who])
+        balls of the group left are refused: no ball is pocketed that was not shot). The
+        events go as one step: all are accepted or none (Match.apply_all: journaled as one
+        action, resumed whole or not at all)."""
+        m = self.match
+        if m.get("game") == "14.1" or m.get("pending") or m.get("winner") is not None \
+                or who is None:
+            return self.bad("long")
+        g = m.get("groups")
+        nine = m.get("game") == "9ball"
+        if not nine and (g is None or [b for b in m.get("table") or ()
+                                       if rules.group_of(b) == g[who]]):
+            raise rules.Refused("E11", "group_left", m.get("names")[who])
         evs = []
-        if s["breaking"]:      # (9-ball) the 9 on the break, or a legal dry break by the other
+        if m.get("breaking"):  # (9-ball) the 9 on the break, or a legal dry break by the other
             b = {"t": "shot", "first": 1, "break_rails": 4, "rail": True}
-            if s["shooter"] == who:
+            if m.get("shooter") == who:
                 b["pots"] = [9]
             evs.append(b)
-        elif s["shooter"] != who:   # the shooter missed; who came to the table
-            evs.append({"t": "shot", "first": self._legal_first(), "rail": True})
+        elif m.get("shooter") != who:   # the shooter missed; who came to the table
+            evs.append({"t": "shot", "first": _first(self), "rail": True})
         if nine:
-            s0 = s["rack"]
+            r0 = m.get("rack")
 
             def win():  # the 9 in, off the lowest ball (N2), unless the break won the rack
-                t = self.match.s
-                if t["rack"] != s0 or t["winner"] is not None:
+                if m.get("rack") != r0 or m.get("winner") is not None:
                     return ()
-                return ({"t": "shot", "first": t["table"][0], "pots": [9], "rail": True},)
-            evs.append(win)
+                return ({"t": "shot", "first": m.get("table")[0], "pots": [9], "rail": True},)
+            evs.append(win)  # (called when its turn comes: it sees the table the others left)
         else:        # the 8 called and made (E11)
             evs.append({"t": "shot", "first": 8, "pots": [8], "call": 8, "made": True,
                         "rail": True})
-        self._send_all(*evs)
+        try:
+            self.match.apply_all(evs)
+        except rules.Refused as e:
+            return self._refused(e)
+        self.after()
 
-    # ------------------------------------------------------------ choices
-
-    def _choose(self, opt):
-        s = self.match.s
-        ev = {"t": "choose", "option": opt, "by": s["pending"][0]}
+    def choose(self, opt):
+        by = self.match.get("pending")[0]
+        ev = {"t": "choose", "option": opt, "by": by}
         if opt == "rerack_other":
             ev["option"] = "rerack"
-            ev["breaker"] = 1 - s["pending"][0]
-        self._send(ev)
+            ev["breaker"] = 1 - by
+        self.send(ev)
 
-    def _options(self):
-        """Keypad choice options in order, with the named-breaker re-rack of A7 split out."""
-        kind = self.match.s["pending"][1]
-        opts = list(rules.OPTIONS[kind])
-        if kind in ("E3", "E3s"):
-            opts.append("rerack_other")
-        return opts
+    # ------------------------------------------------------------ the table: start, settings
 
-    # ------------------------------------------------------------ match: start, new, close
-
-    def _start(self, keep=None):
+    def start(self, keep=None):
         # keep: the fewest archived matches pruning keeps (None: the store's rule, asking first
         # in mode "full" if the flash is short of room; 1: the referee said delete; 0: keep all).
+        t = self.table
         ev = _setup().new_event(self.cfg, self.lang)
-        st = self.store
-        if st is not None and keep is None and st.full():
-            return self._go("full")
-        c = dict(self.cfg)
-        c["lang"] = self.lang
         # (the store archives, makes the journal and saves the settings a step a pass)
-        self.match = Match(None if st is None else st.start(c, keep))
-        self.groups = []
-        if self._send(ev):
-            moved = st and st.moved
-            self.msg = ["moved", moved] if moved else ["started"]
-            _setup().remember(st, ev["players"])
-            unload("setup")  # its code is not needed until the next new match
+        log = t.open(self.lang, keep)
+        if log is None:
+            return self.go("full")
+        self.match = Match(log)
+        if self.send(ev):
+            self.msg = t.started(ev["players"])
 
-    def _save_settings(self):
-        # The settings (and the language) to settings.json, where there is a store; a flash
-        # that won't take them says so (what was played is saved, in the journal).
-        if self.store is not None:
-            c = dict(self.cfg)
-            c["lang"] = self.lang
-            self.store.cfg = c  # (what Start's step saves, if it is still to come)
-            if not self.store.save_settings(c):
-                self.msg = ["cfg_not_saved"]
-
-    def _new_match(self):
-        # Back to the new-match screen with the same settings (the menu's "New match", confirmed).
-        v = self.version
-        cfg = self.cfg
-        w = self.wall
-        f = self.four
-        self._close()
-        self.__init__(self.layout, self.lang, cfg["game"], self.store)
-        self.cfg = cfg
-        self.version = v
-        self.wall = w
-        self.four = f
-        if self.store is not None:
-            self.store.look()  # the room left, measured while the new-match screen is up
-
-    def _close(self):
-        # Let go of the match's journal file (a new match or the settings screen comes).
-        self.match.log.close()
-
-    def _open_menu(self):
-        self._go("menu")
+    def to_setup(self, look=False):
+        # Back to the new-match screen with the same settings, the match's journal let go
+        # (look: a match was played: the table measures the room left meanwhile).
+        self.table.close(look)
+        self.match = Match(self.table.take(None))
         self.confirm = None
+        self.ask = None
+        self.after()
 
-    def _other_lang(self):
+    def other_lang(self):
         self.lang = "tr" if self.lang == "en" else "en"
-        self._save_settings()
+        self.save()
 
-    def _bright(self, d):
-        # The wall panel's brightness one step up or down (1-15), kept in the settings at once.
-        c = self.cfg
-        c["bright"] = ((c["bright"] or 8) - 1 + d) % 15 + 1
-        self._save_settings()
+    def save(self, bright=0):
+        # The settings saved by the table (bright: the wall panel's brightness a step up or
+        # down first); a file that won't take them is said (the settings file, not the event).
+        if not self.table.save(self.lang, bright):
+            self.msg = ["cfg_not_saved"]
 
-    def _bright_row(self, it):
-        if self.wall:
+    def setting(self, key, d):
+        # A new-match screen's field one step on (firmware/setup.py: the names from the store).
+        self.msg = self.table.setting(key, d)
+
+    def rows(self, it):
+        # A list screen's rows with the brightness row (where a wall panel is wired).
+        if self.table.wall:
             it.insert(-1, ["bright", "set", self.cfg["bright"]])  # (before start / back)
         return it
 
-    def _called(self):
-        return rules.CALLED_FOULS[self.cfg.get("foul_i", 0) % len(rules.CALLED_FOULS)]
+
+# ---------------------------------------------------------------- building a shot
+
+def _objs(c):
+    # The object balls entered, as a new list (the entry is cleared after each event).
+    return [b for b in c.entry if b]
+
+
+def _first(c):
+    """The ball the shot hits first: the one the referee named ("#A"), else a legal one: the
+    first entered ball the shooter may hit, else the lowest such ball on the table."""
+    if c.hit is not None:
+        return c.hit
+    m = c.match
+    t = m.get("table")
+    if m.get("game") == "9ball" or m.get("breaking") and t:
+        return t[0]
+    if m.get("game") == "14.1":
+        for b in c.entry:    # the first object ball entered
+            if b:
+                return b
+        return 1
+    ok = _may_hit(m)
+    for b in c.entry:        # C-E2: a ball of the other group entered is only pocketed
+        if b in ok:          # (never the cue ball: ok holds object balls)
+            return b
+    return ok[0]
+
+
+def _may_hit(m):
+    # 8-ball: the balls the shooter may hit first (C-E1, E7; the 8 once the group is down).
+    g = m.get("groups")
+    mine = g and g[m.get("shooter")]
+    ok = [b for b in m.get("table") if b != 8 and (g is None or rules.group_of(b) == mine)]
+    return ok or [8]
+
+
+def _wrong(c, b):
+    m = c.match
+    if m.get("game") == "14.1":
+        return False
+    return b != m.get("table")[0] if m.get("game") == "9ball" else b not in _may_hit(m)
+
+
+def _base(c):
+    ev = {"t": "shot", "first": _first(c), "rail": True}
+    if c.match.get("breaking"):
+        ev["break_rails"] = 4
+        ev["cue_rail"] = True
+    return ev
 
 
 # ---------------------------------------------------------------- screen modes
-# One handler per screen mode (Controller.mode names it): key(c, long, k) does what key k does
-# there, items(c) is the list it shows, hints(c) what the keys do now ([key, action] pairs).
+# One handler per screen mode (Controller.mode names it) and layout: key(c, long, k) does what
+# key k does there, items(c) is the list it shows, hints(c) what the keys do now ([key, action]
+# pairs). A mode whose keys mean the same on every layout has one handler, which shows the
+# labels of the layout's keys (c.labels); the others have one for the keypad and one for the
+# buttons.
 
 class _Mode:
     def key(self, c, long, k):
-        c._bad(k)
+        c.bad(k)
 
     def items(self, c):
         return []
@@ -410,197 +411,208 @@ class _Mode:
 
 class _Lag(_Mode):
     def hints(self, c):
-        b = c.layout == "buttons"
-        return [["P1" if b else "1", "lag0"], ["P2" if b else "2", "lag1"]]
+        lb = c.labels
+        return [[lb[_P1], "lag0"], [lb[_P2], "lag1"]]
 
     def key(self, c, long, k):
         if k in ("D", "UNDO"):         # back to the settings
-            c._close()
-            c.match = Match()
-            c.groups = []
-            return c._go("setup")
+            return c.to_setup()
         i = {"1": 0, "2": 1, "P1": 0, "P2": 1}.get(k)
         if i is None:
-            return c._bad(k)
-        c._send({"t": "lag", "breaker": i})
+            return c.bad(k)
+        c.send({"t": "lag", "breaker": i})
 
 
 def _shift(c):
     # "#" on the keypad: shift for the next key; a second "#" opens the menu.
     if c.shift:
         c.shift = False
-        return c._open_menu()
+        return c.menu()
     c.shift = True
 
 
 def _undo_key(c, long):
     # UNDO on the buttons: pressed, takes back the last action; held down, opens the menu.
     if long:
-        return c._open_menu()
-    c._undo()
+        return c.menu()
+    c.undo()
 
 
-class _Play(_Mode):
+class _PlayKeys(_Mode):
     def key(self, c, long, k):
-        if c.layout == "buttons":
-            return self._button(c, long, k)
         if k == "#":
             return _shift(c)
         sh = c.shift
         c.shift = False
-        s = c.match.s
+        g = c.match.get("game")
         if k.isdigit():              # a ball pocketed (0: the cue ball); keyed again: taken out
             b = int(k) + (10 if sh else 0)
-            full = 9 if s["game"] == "9ball" else 15
+            full = 9 if g == "9ball" else 15
             if b > full:
-                return c._bad("#" + k)
+                return c.bad("#" + k)
             if b in c.entry:
                 return c.entry.remove(b)
             if b:
-                rules._on(s, b)  # a ball already pocketed is refused as it is keyed (E1, N1)
+                c.match.check_ball(b)  # a ball already pocketed is refused as it is keyed (E1, N1)
             if len(c.entry) > full:
                 c.msg = ["entry_full"]
             else:
                 c.entry.append(b)
         elif k == "*" and sh:
-            c._go("help")
+            c.go("help")
         elif k == "C" and sh:          # "#C", 14.1 break: a breaking violation and a scratch (A6)
-            if s["game"] != "14.1" or not s["breaking"]:
-                return c._bad("#C")
+            if g != "14.1" or not c.match.get("breaking"):
+                return c.bad("#C")
             if 0 not in c.entry:
                 c.entry.append(0)
-            c._shot_foul(None, True)
+            c.foul(None, True)
         elif k == "A" and sh:          # "#A": the last ball entered was hit first
-            objs = c._objs()
+            objs = _objs(c)
             if not objs:
-                return c._bad("#A")
+                return c.bad("#A")
             c.hit = objs[-1]
             c.entry.remove(c.hit)
         elif k == "A":
-            c._made()
+            c.made()
         elif k == "B":
-            c._shot_miss()
+            c.miss()
         elif k == "*":
-            c._shot_safe()
+            c.safe()
         elif k == "C":
-            c._shot_foul(None)
+            c.foul()
         elif k != "D":
-            c._bad(k)
+            c.bad(k)
         elif c.entry or c.hit is not None:
             c.entry = []
             c.hit = None
         else:
-            c._undo()
-
-    def _button(self, c, long, k):
-        if k == "UNDO":
-            return _undo_key(c, long)
-        if k == "FOUL":
-            if long:
-                c.entry = [0]
-            return c._shot_foul(None)
-        if k == "MISS":
-            return c._shot_miss()
-        if k == "OK":
-            return c._shot_safe()
-        if k not in ("P1", "P2"):
-            return c._bad(k)
-        who = 0 if k == "P1" else 1
-        if long:
-            return c._won_rack(who)
-        if who == c.match.s["shooter"]:
-            return c._made()
-        c._shot_miss()
+            c.undo()
 
     def hints(self, c):
-        if c.layout == "buttons":
-            me = "P1" if c.match.s["shooter"] == 0 else "P2"
-            return [[me, "made"], ["P2" if me == "P1" else "P1", "miss"], ["FOUL", "foul"],
-                    ["UNDO", "undo"]]
-        b = c.match.s["breaking"]
+        b = c.match.get("breaking")
         return [["A", "made"], ["B", "dry_break" if b else "miss"],
                 ["C", "bad_break" if b else "foul"],
                 ["D", "clear" if c.entry or c.hit is not None else "undo"]]
 
 
-class _Choice(_Mode):
+class _PlayButtons(_Mode):
     def key(self, c, long, k):
-        s = c.match.s
-        if c.layout != "buttons":
-            opts = c._options()
-            if k.isdigit() and 1 <= int(k) <= len(opts):
-                return c._choose(opts[int(k) - 1])
-            if k == "D":
-                return c._undo()
-            return c._bad(k)
-        by = s["pending"][0]
-        opts = rules.OPTIONS[s["pending"][1]]
+        if k == "UNDO":
+            return _undo_key(c, long)
+        if k == "FOUL":
+            if long:
+                c.entry = [0]
+            return c.foul()
+        if k == "MISS":
+            return c.miss()
+        if k == "OK":
+            return c.safe()
+        if k not in ("P1", "P2"):
+            return c.bad(k)
+        who = 0 if k == "P1" else 1
+        if long:
+            return c.won_rack(who)
+        if who == c.match.get("shooter"):
+            return c.made()
+        c.miss()
+
+    def hints(self, c):
+        me = "P1" if c.match.get("shooter") == 0 else "P2"
+        return [[me, "made"], ["P2" if me == "P1" else "P1", "miss"], ["FOUL", "foul"],
+                ["UNDO", "undo"]]
+
+
+def _options(c):
+    """Keypad choice options in order, with the named-breaker re-rack of A7 split out."""
+    kind = c.match.get("pending")[1]
+    opts = list(c.match.options())
+    if kind in ("E3", "E3s"):
+        opts.append("rerack_other")
+    return opts
+
+
+class _ChoiceKeys(_Mode):
+    def key(self, c, long, k):
+        opts = _options(c)
+        if k.isdigit() and 1 <= int(k) <= len(opts):
+            return c.choose(opts[int(k) - 1])
+        if k == "D":
+            return c.undo()
+        c.bad(k)
+
+    def hints(self, c):
+        return [[str(i + 1), o] for i, o in enumerate(_options(c))] + [["D", "undo"]]
+
+
+class _ChoiceButtons(_Mode):
+    # FOUL steps through the options, the chooser's button takes the one shown.
+    def key(self, c, long, k):
+        by = c.match.get("pending")[0]
+        opts = c.match.options()
         if k == "UNDO":
             _undo_key(c, long)
         elif k == "FOUL":
             c.cursor = (c.cursor + 1) % len(opts)
         elif k not in ("P1", "P2"):
-            c._bad(k)
+            c.bad(k)
         elif (0 if k == "P1" else 1) != by:
             c.msg = ["not_yours", by]
         else:
-            c._choose(opts[c.cursor % len(opts)])
+            c.choose(opts[c.cursor % len(opts)])
 
     def hints(self, c):
-        s = c.match.s
-        if c.layout == "buttons":
-            opts = rules.OPTIONS[s["pending"][1]]
-            return [["P1" if s["pending"][0] == 0 else "P2", opts[c.cursor % len(opts)]],
-                    ["FOUL", "next"], ["UNDO", "undo"]]
-        return [[str(i + 1), o] for i, o in enumerate(c._options())] + [["D", "undo"]]
+        opts = c.match.options()
+        return [["P1" if c.match.get("pending")[0] == 0 else "P2", opts[c.cursor % len(opts)]],
+                ["FOUL", "next"], ["UNDO", "undo"]]
 
 
 class _Over(_Mode):
     # The match is won: only undo, and the menu (a new match, the language).
     def key(self, c, long, k):
-        if c.layout == "buttons":
-            if k == "UNDO":
-                return _undo_key(c, long)
-        elif k == "#":
+        if k == "#":
             return _shift(c)
-        elif k == "D":
-            return c._undo()
+        if k == "D":
+            return c.undo()
         c.shift = False
-        c._bad(k)
+        c.bad(k)
 
     def hints(self, c):
-        b = c.layout == "buttons"
-        return [["UNDO" if b else "D", "undo"], ["long:UNDO" if b else "##", "menu"]]
+        lb = c.labels
+        return [[lb[_UNDO], "undo"], [lb[_MENU], "menu"]]
 
 
-# The keys of a list screen on the keypad and on the buttons.
-_LIST_KEYS = ("2", "8", "4", "6", "5", "#", "A", "D")
-_LIST_BUTTONS = ("P1", "P2", "FOUL", "OK", "UNDO")
+class _OverButtons(_Over):
+    def key(self, c, long, k):
+        if k == "UNDO":
+            return _undo_key(c, long)
+        c.shift = False
+        c.bad(k)
 
 
 class _List(_Mode):
-    # A list screen: keys move the cursor, change the row's value, confirm it, or go back.
+    # A list screen: keys move the cursor, change the row's value, confirm it, or go back
+    # (which key does what: the layout's c.lst).
     def key(self, c, long, k):
-        b = c.layout == "buttons"
-        if k not in (_LIST_BUTTONS if b else _LIST_KEYS):
-            return c._bad(k)  # (before its rows are made)
+        a = c.lst.get(k)
+        if a is None:
+            return c.bad(k)  # (before its rows are made)
         items = self.items(c)
         c.cursor %= len(items)  # (a list may have got shorter: the game changed)
-        if k == "2":
+        if a == "u":
             c.cursor = (c.cursor - 1) % len(items)
-        elif k in ("8", "P1"):
+        elif a == "d":
             c.cursor = (c.cursor + 1) % len(items)
-        elif k in ("4", "6", "P2"):
-            self.change(c, items[c.cursor], -1 if k == "4" else 1)
-        elif k in ("D", "UNDO"):
+        elif a == "-" or a == "+":
+            self.change(c, items[c.cursor], -1 if a == "-" else 1)
+        elif a == "b":
             self.back(c)
-        else:  # 5, # or A (FOUL or OK)
+        else:
             self.ok(c, items[c.cursor])
 
     def hints(self, c):
-        b = c.layout == "buttons"
-        return [["P2" if b else "4/6", "toggle"], ["FOUL" if b else "5", "ok"],
-                ["UNDO" if b else "D", "back"], ["P1" if b else "2/8", "down" if b else "move"]]
+        lb = c.labels
+        return [[lb[_TOGGLE], "toggle"], [lb[_OK], "ok"], [lb[_UNDO], "back"],
+                [lb[_MOVE], lb[_MV]]]
 
     def change(self, c, item, d):
         pass
@@ -609,14 +621,15 @@ class _List(_Mode):
         self.back(c)
 
     def back(self, c):
-        c._after()
+        c.after()
 
 
 class _Setup(_List):
     # The new-match screen: 4/6 (P2) change a setting, 5 (FOUL) starts from any row; nothing
-    # to go back to. On a player's row * types a name (mode "name", firmware/setup.py).
+    # to go back to. The layout's name key (the keypad's *) on a player's row types a name
+    # (mode "name", firmware/setup.py).
     def key(self, c, long, k):
-        if k == "*" and c.layout == "keypad" and self._player(c):
+        if k == c.labels[_NAME] and self._player(c):
             return _setup().type_start(c, self._player(c))
         _List.key(self, c, long, k)
 
@@ -626,29 +639,29 @@ class _Setup(_List):
         return f if f in ("player1", "player2") else None
 
     def items(self, c):
-        return c._bright_row(_setup().items(c.cfg, c.lang))
+        return c.rows(_setup().items(c.cfg, c.lang))
 
     def hints(self, c):
         h = _List.hints(self, c)
         h[1][1] = "start"
         del h[2]
-        if c.layout == "keypad" and self._player(c):
-            h.insert(2, ["*", "type_name"])  # (before the move hint: it shows)
+        if c.labels[_NAME] and self._player(c):
+            h.insert(2, [c.labels[_NAME], "type_name"])  # (before the move hint: it shows)
         return h
 
     def change(self, c, item, d):
         if item[0] == "lang":
-            c._other_lang()
+            c.other_lang()
         elif item[0] == "bright":
-            c._bright(d)
+            c.save(d)
         else:
-            c.msg = _setup().change(c.cfg, item[0], d, c.store)
+            c.setting(item[0], d)
 
     def ok(self, c, item):
-        c._start()
+        c.start()
 
     def back(self, c):
-        c._bad("UNDO" if c.layout == "buttons" else "D")
+        c.bad(c.labels[_UNDO])
 
 
 class _Name(_Mode):
@@ -667,139 +680,151 @@ class _Full(_List):
         return [["full_delete", "full_delete", None], ["full_keep", "full_keep", None]]
 
     def ok(self, c, item):
-        c._start(1 if item[1] == "full_delete" else 0)
+        c.start(1 if item[1] == "full_delete" else 0)
 
     def back(self, c):
-        c._go("setup")
+        c.go("setup")
 
 
 class _Menu(_List):
     def items(self, c):
-        s = c.match.s
+        m = c.match
         it = []
-        if s and s["winner"] is None and s["shooter"] is not None:
-            if s["game"] == "9ball":   # (refused but for the shot after the break: N7)
+        if m.get("winner") is None and m.get("shooter") is not None:  # (None before the new)
+            if m.get("game") == "9ball":   # (refused but for the shot after the break: N7)
                 it.append(["push", "push", None])
+            f = rules.CALLED_FOULS
             it += [["touch", "touch", "G5.4"], ["double", "double", "G5.11"],
-                   ["off", "off", None], ["called_foul", "called_foul", c._called()]]
-            if s["game"] != "14.1":
+                   ["off", "off", None], ["called_foul", "called_foul", f[c.foul_i % len(f)]]]
+            if m.get("game") != "14.1":
                 it.append(["won_rack", "won_rack", None])
         nm = "newmatch"
         if c.confirm:   # asked once: the row says which key confirms
-            nm = "newmatch_q" + ("F" if c.layout == "buttons" else "5")
-        return c._bright_row(it + [["help", "help", None], ["lang", "lang", c.lang],
-                                   [nm, nm, None], ["back", "back", None]])
+            nm = c.labels[_CONFIRM]
+        return c.rows(it + [["help", "help", None], ["lang", "lang", c.lang],
+                            [nm, nm, None], ["back", "back", None]])
 
     def change(self, c, item, d):
         act = item[1]
         if act == "called_foul":
-            c.cfg["foul_i"] = c.cfg.get("foul_i", 0) + d
+            c.foul_i += d
         elif act == "lang":
-            c._other_lang()
+            c.other_lang()
         elif item[0] == "bright":
-            c._bright(d)
+            c.save(d)
 
     def ok(self, c, item):
         act = item[1]
         if act == "lang":
-            c._other_lang()
+            c.other_lang()
         elif act == "set":      # the brightness row: one step up
-            c._bright(1)
+            c.save(1)
         elif act == "back":
-            c._after()
+            c.after()
         elif act == "help":
-            c._go("help")
+            c.go("help")
         elif act == "newmatch":
             c.confirm = True
         elif act[:10] == "newmatch_q":
-            c._new_match()
+            c.to_setup(True)
         elif act == "push":
-            c._push()
+            c.push()
         elif act == "off":
-            c._off()
+            c.off()
         elif act == "won_rack":
-            c._won_rack(c.match.s["shooter"])
+            c.won_rack(c.match.get("shooter"))
         elif item[2] == "G5.2":     # a scratch is the cue ball pocketed (S7, A7, N4)
             if 0 not in c.entry:
                 c.entry.append(0)
-            c._shot_foul(None)
+            c.foul()
         elif item[2] == "G5.3":     # a ball off the table: the balls entered, else the cue ball
-            c._off()
+            c.off()
         else:           # touch, double, the called foul: a foul by its rule
-            c._shot_foul(item[2])
+            c.foul(item[2])
 
 
 class _GroupQ(_List):
     # E6 on an open table: the group of the ball made (solids, stripes), as the shot's ball.
     def items(self, c):
-        t = c.match.s["table"]
+        t = c.match.get("table")
         return [[g, g, None] for g in ("solids", "stripes")
                 if [b for b in t if rules.group_of(b) == g]]
 
+    def key(self, c, long, k):      # keypad: 1 / 2 the group, or the list's keys
+        if k in ("1", "2") and int(k) <= len(self.items(c)):
+            c.cursor = int(k) - 1
+            return self.ok(c, None)
+        _List.key(self, c, long, k)
+
+    def hints(self, c):
+        it = self.items(c)
+        return [[str(i + 1), it[i][0]] for i in range(len(it))] + [["D", "back"]]
+
+    def ok(self, c, item):          # the lowest ball of the group made, called and made (A8)
+        g = self.items(c)[c.cursor % len(self.items(c))][0]
+        c.entry = [[b for b in c.match.get("table") if rules.group_of(b) == g][0]]
+        c.made()
+
+
+class _GroupQButtons(_GroupQ):
+    # FOUL steps through the groups; the shooter's button (or OK) takes the one shown.
     def key(self, c, long, k):
-        if c.layout != "buttons":
-            if k in ("1", "2") and int(k) <= len(self.items(c)):
-                c.cursor = int(k) - 1
-                return self.ok(c, None)
-            return _List.key(self, c, long, k)
         if k == "UNDO":
             return self.back(c)
         n = len(self.items(c))
         if k == "FOUL":
             c.cursor = (c.cursor + 1) % n
-        elif k == "OK" or k == ("P1" if c.match.s["shooter"] == 0 else "P2"):
+        elif k == "OK" or k == ("P1" if c.match.get("shooter") == 0 else "P2"):
             self.ok(c, None)
         else:
-            c._bad(k)
+            c.bad(k)
 
     def hints(self, c):
         it = self.items(c)
-        if c.layout == "buttons":
-            return [["P1" if c.match.s["shooter"] == 0 else "P2", it[c.cursor % len(it)][0]],
-                    ["FOUL", "next"], ["UNDO", "back"]]
-        return [[str(i + 1), it[i][0]] for i in range(len(it))] + [["D", "back"]]
-
-    def ok(self, c, item):          # the lowest ball of the group made, called and made (A8)
-        g = self.items(c)[c.cursor % len(self.items(c))][0]
-        c.entry = [[b for b in c.match.s["table"] if rules.group_of(b) == g][0]]
-        c._made()
+        return [["P1" if c.match.get("shooter") == 0 else "P2", it[c.cursor % len(it)][0]],
+                ["FOUL", "next"], ["UNDO", "back"]]
 
 
 class _Help(_List):
     # What every key does now, for this layout, game and moment (the break, a choice, A10,
     # the calls no key makes); 5 or D (FOUL or UNDO) closes it.
     def items(self, c):
-        s = c.match.s
-        g = s and s["game"]
-        brk = s and s["breaking"]
-        if c.layout == "buttons":
-            # the keys, then under a "Held down:" row what they do when held (the README's table)
-            me = "P1" if s and s["shooter"] == 0 else "P2"
-            it = [[me, "made"], ["P2" if me == "P1" else "P1", "miss"],
-                  ["FOUL", "bad_break" if brk else "foul"], ["UNDO", "undo"]]
-            if not c.four:
-                it += [["MISS", "miss"], ["OK", "safe"]]
-            it += [["held", "held"], ["FOUL", "scratch"], ["UNDO", "menu"]]
-            if g != "14.1":
-                it.append(["P1/P2", "won_rack"])
-            it += [["FOUL", "next"], ["P1/P2", "h_choice"]]
-        else:
-            it = [["1-9", "balls_in"], ["#1-5", "ball10"], ["A", "made"],
-                  ["B", "dry_break" if brk else "miss"], ["*", "safe"],
-                  ["C", "bad_break" if brk else "foul"], ["0 C", "scratch"]]
-            if brk and g == "14.1":
-                it.append(["0 #C", "viol_scratch"])
-            it += [["D", "undo"], ["#A", "hit"], ["##", "menu"], ["#*", "help"],
-                   ["1-4", "h_choice"]]
-            if g == "9ball":   # balls 1-9; the push out (N7)
-                it[1] = ["##", "push"]
+        m = c.match
+        g = m.get("game")  # (None before the new event)
+        lb = c.labels
+        it = self.keyrows(m, g, m.get("breaking"), c)
         if g == "14.1":
-            it.append(["P1 P2" if c.layout == "buttons" else "1 2", "mode_rackq"])
-        it += [["long:UNDO" if c.layout == "buttons" else "##", "h_g514"], ["G22", "h_g22"]]
+            it.append([lb[_RACKQ], "mode_rackq"])
+        it += [[lb[_MENU], "h_g514"], ["G22", "h_g22"]]
         return [[k, a, None] for k, a in it]  # no value: a help row is a key and what it does
+
+    def keyrows(self, m, g, brk, c):
+        it = [["1-9", "balls_in"], ["#1-5", "ball10"], ["A", "made"],
+              ["B", "dry_break" if brk else "miss"], ["*", "safe"],
+              ["C", "bad_break" if brk else "foul"], ["0 C", "scratch"]]
+        if brk and g == "14.1":
+            it.append(["0 #C", "viol_scratch"])
+        it += [["D", "undo"], ["#A", "hit"], ["##", "menu"], ["#*", "help"], ["1-4", "h_choice"]]
+        if g == "9ball":   # balls 1-9; the push out (N7)
+            it[1] = ["##", "push"]
+        return it
 
     def hints(self, c):
         return _List.hints(self, c)[2:]
+
+
+class _HelpButtons(_Help):
+    # The buttons (MISS and OK where the layout has them), then under a "Held down:" row what
+    # they do when held (the README's table).
+    def keyrows(self, m, g, brk, c):
+        me = "P1" if m.get("shooter") == 0 else "P2"
+        it = [[me, "made"], ["P2" if me == "P1" else "P1", "miss"],
+              ["FOUL", "bad_break" if brk else "foul"], ["UNDO", "undo"]]
+        it += c.labels[_SIX]
+        it += [["held", "held"], ["FOUL", "scratch"], ["UNDO", "menu"]]
+        if g != "14.1":
+            it.append(["P1/P2", "won_rack"])
+        return it + [["FOUL", "next"], ["P1/P2", "h_choice"]]
 
 
 class _RackQ(_List):
@@ -808,15 +833,14 @@ class _RackQ(_List):
     # cue ball in the rack area, the cue ball goes on the head spot).
     def items(self, c):
         a = c.ask
-        case = rules._game("14.1").rack_case(c.match.s["left"] - len(a[0]["pots"]), a[1],
-                                             a[2] is True, a[2] == "kitchen")
+        case = c.match.rack_case(len(a[0]["pots"]), a[1], a[2] is True, a[2] == "kitchen")
         return [["cue_in_rack", "toggle", a[1]], ["ball_in_rack", "toggle", a[2]],
                 ["ok", "ok", case]]
 
     def hints(self, c):
-        b = c.layout == "buttons"
-        return [["P1" if b else "1", "cue_in_rack"], ["P2" if b else "2", "ball_in_rack"],
-                ["FOUL" if b else "A", "ok"], ["UNDO" if b else "D", "back"]]
+        lb = c.labels
+        return [[lb[_P1], "cue_in_rack"], [lb[_P2], "ball_in_rack"], [lb[_QOK], "ok"],
+                [lb[_UNDO], "back"]]
 
     def key(self, c, long, k):
         if k in ("1", "2", "P1", "P2"):
@@ -847,16 +871,33 @@ class _RackQ(_List):
                 ev["ball_in_kitchen"] = True
         elif ball_in:
             ev["ball_in_rack"] = True
-        c._send(ev)
+        c.send(ev)
 
     def back(self, c):
         c.ask = None
-        c._after()
+        c.after()
 
 
-_MODES = {"setup": _Setup(), "lag": _Lag(), "play": _Play(), "choice": _Choice(),
-          "over": _Over(), "menu": _Menu(), "help": _Help(), "rackq": _RackQ(),
-          "groupq": _GroupQ(), "name": _Name(), "full": _Full()}
+# The input maps (Controller.__init__): each layout's name in the model, list keys ("u" up, "d"
+# down, "-" / "+" the row's value, "o" ok, "b" back), the labels of its hints (by the indices
+# below) and its handler of each screen mode.
+_KEYPAD = {"lag": _Lag(), "menu": _Menu(), "rackq": _RackQ(), "name": _Name(), "full": _Full(),
+           "setup": _Setup(), "play": _PlayKeys(), "choice": _ChoiceKeys(), "over": _Over(),
+           "groupq": _GroupQ(), "help": _Help()}
+_BUTTONS = dict(_KEYPAD)
+_BUTTONS.update({"play": _PlayButtons(), "choice": _ChoiceButtons(),
+                 "over": _OverButtons(), "groupq": _GroupQButtons(), "help": _HelpButtons()})
+_LIST = {"P1": "d", "P2": "+", "FOUL": "o", "OK": "o", "UNDO": "b"}
+_LABELS = ("UNDO", "long:UNDO", "P1", "P2", "P2", "FOUL", "FOUL", "P1", "down", "P1 P2",
+           "newmatch_qF", (("MISS", "miss"), ("OK", "safe")), None)
+_LAYOUTS = {
+    "keypad": ("keypad", {"2": "u", "8": "d", "4": "-", "6": "+", "5": "o", "#": "o", "A": "o",
+                          "D": "b"},
+               ("D", "##", "1", "2", "4/6", "5", "A", "2/8", "move", "1 2", "newmatch_q5", (), "*"),
+               _KEYPAD),
+    "buttons": ("buttons", _LIST, _LABELS, _BUTTONS),
+    "four": ("buttons", _LIST, _LABELS[:_SIX] + ((), None), _BUTTONS),  # P1, P2, FOUL, UNDO only
+}
 
 
 def _what(m, i):
@@ -874,7 +915,7 @@ def _what(m, i):
         return ev["option"]
     if t != "shot":
         return None
-    f = (m.s["note"] or {}).get("foul")
+    f = (m.get("note") or {}).get("foul")
     if ev.get("call") == "push":
         return "push"
     if f:   # S4: a breaking violation (not a foul, C-S2); G5.2: a scratch
@@ -882,7 +923,7 @@ def _what(m, i):
     if ev.get("call") == "safety":
         return "safe"
     # a ball made: the called one (A8), or in 9-ball any ball on a legal shot (N6)
-    return "made" if ev.get("made") or m.s["game"] == "9ball" and ev.get("pots") else "miss"
+    return "made" if ev.get("made") or m.get("game") == "9ball" and ev.get("pots") else "miss"
 
 
 def _setup():

@@ -9,7 +9,7 @@
 # entry > the rest of the note (rack winner, foul) > game lines > hints; every alert gets one row
 # before any gets more, a pending choice all of its rows first (_place). The 16x2 LCD turns
 # pages.
-from firmware import lang, rules
+from firmware import lang
 
 _KINDS = {"oled": (16, 8), "lcd20": (20, 4), "lcd16": (16, 2)}
 
@@ -113,21 +113,25 @@ def _name(model, i):
     return "?"
 
 
+def _get(model, k):
+    # The match's field k (firmware.match.Match.get), None with no match.
+    m = model.get("match")
+    return None if m is None else m.get(k)
+
+
 def _warned(model, i):
     """Player i is warned: two consecutive fouls with the three-foul rule on (C-S7, C-E4, C-N3)."""
-    s = model.get("s")
-    st = model["state"]
-    on = s is None or s.get("three", True)
-    return on and st["winner"] is None and st["players"][i]["fouls"] >= 2
+    m = model.get("match")
+    return m is not None and m.warned(i)
 
 
 def _score(model, i, full):
     st = model["state"]
-    s = model.get("s")
     k = "score" if st["game"] == "14.1" else "racks"
     v = st["players"][i][k]
-    if full and s:
-        return "%d/%d" % (v, s["target" if k == "score" else "race"][i])
+    goal = full and _get(model, "target" if k == "score" else "race")
+    if goal:
+        return "%d/%d" % (v, goal[i])
     return str(v)
 
 
@@ -302,8 +306,7 @@ def _note_alerts(model, w):
     the rack instruction, the balls to spot, who won the rack, the foul, the option chosen):
     [(lines, compact line, 0)]. The rack's winner is left out at match over (the "match over"
     alert names the winner)."""
-    s = model.get("s")
-    note = s and s.get("note")
+    note = _get(model, "note")
     if not note:
         return []
     out = []
@@ -340,7 +343,7 @@ def _note_alerts(model, w):
 def _table_notes(model):
     # How many of _note_alerts' first alerts say what the table needs: why the rack ended, the
     # rack instruction, the balls to spot.
-    note = model["s"]["note"] if model.get("s") else None
+    note = _get(model, "note")
     n = 0
     for k in ("end", "rack", "spot"):
         if note and note.get(k):
@@ -439,7 +442,7 @@ def _info(model, w, n=5, right=None):
     makes no more than n, the rows a caller has for them; the other games make their two or
     three). right: what the 14.1 balls line shows on its right instead of the rack number."""
     st = model["state"]
-    s = model.get("s")
+    m = model.get("match")
     g = st["game"]
     out = []
     if g == "14.1":
@@ -461,10 +464,10 @@ def _info(model, w, n=5, right=None):
             if len(out) >= n:
                 return out
             out.append("%-*.*s%5s%5s" % (lw, lw, _tx(model, key), p[0][f], p[1][f]))
-        if s and len(out) < n:
+        if m is not None and len(out) < n:
             out.append("%-*.*s%5s%5s" % (lw, lw, _tx(model, "avg"),
-                                         average(s["p"][0][rules.BALLS], p[0]["innings"]),
-                                         average(s["p"][1][rules.BALLS], p[1]["innings"])))
+                                         average(m.player(0, "balls"), p[0]["innings"]),
+                                         average(m.player(1, "balls"), p[1]["innings"])))
         return out
     rack = _tx(model, "rack", st["rack"])
     table = st["on_table"] or []
@@ -625,8 +628,7 @@ def _oled_play(model, w, h, alerts, ask):
         # foul's, renders a third faster; a made ball's lines no average)
         right = None
         if whole and st["game"] == "14.1":   # the targets where the rack number was
-            s = model.get("s")
-            t = s["target"] if s else (0, 0)
+            t = _get(model, "target") or (0, 0)
             right = _tx(model, "goal", t[0]) if t[0] == t[1] else "%d/%d" % (t[0], t[1])
             if len(right) > w - 9:
                 right = "%d/%d" % (t[0], t[1])
@@ -683,13 +685,13 @@ def _over_oled(model, w, notes):
     # fouls and break-and-runs over the match), 7 keys
     st = model["state"]
     lines = [_both_row(model, w), _tx(model, "over"), _name(model, st["winner"])[:w // 2], ""]
-    s = model.get("s")
-    if s and s.get("note") and "end" in s["note"]:
+    note = _get(model, "note")
+    if note and "end" in note:
         lines.extend(notes[0][0])  # (the rack's winner is left out: the match's is named above)
     if st["game"] == "14.1":
         lines.extend(_info(model, w)[2:5:2])  # high runs and averages
     else:
-        tot = (s or {}).get("tot") or ((0, 0), (0, 0))
+        tot = _get(model, "tot") or ((0, 0), (0, 0))
         lw = w - 8
         for j, k in ((0, "fouls"), (1, "bnr")):
             lines.append("%-*.*s%4d%4d" % (lw, lw, _tx(model, k), tot[0][j], tot[1][j]))

@@ -1,6 +1,6 @@
 # What the MAX7219 7-segment digits show (views.render(model, "digits")): 8 characters for
-# drivers.digits.Digits.show. A module of its own: only a board with LED digits loads it.
-from firmware import views
+# drivers.digits.Digits.show. A module of its own: only a board with LED digits loads it; it
+# reads the model alone (firmware.views loads it, not the other way round).
 
 
 def _dmark(model, st, i):
@@ -9,7 +9,7 @@ def _dmark(model, st, i):
     if st["winner"] is not None:
         return " "
     bih = st["shooter"] == i and st["bih"] and not st["breaking"]
-    if views._warned(model, i):
+    if model["match"].warned(i):
         return "=." if bih else "="
     if bih:
         return "H"
@@ -31,8 +31,8 @@ def _dmsg(msg):
         if k == "bad_settings":
             return "bAd  SEt"
         if k == "resumed":
-            lost = "" if not m[2] else ("L--" if m[2] < 0 else "L" + views.field(m[2], 2))
-            return "r" + views.field(m[1], 4) + lost
+            lost = "" if not m[2] else ("L--" if m[2] < 0 else "L%2d" % m[2])
+            return "r%4d%s" % (m[1], lost)
     return None
 
 
@@ -44,7 +44,7 @@ def digits(model, page=0):
     st = model.get("state")
     f = model.get("fault")
     if f:
-        return "Err " + views.field(str(f[1])[-4:], 4)
+        return "Err %4s" % str(f[1])[-4:]
     m = _dmsg(model.get("msg"))
     if m:
         return m
@@ -70,8 +70,8 @@ def digits(model, page=0):
         k = "racks"
         n = 2
         sep = "--"
-    a = views.field(p[0][k], n)
-    b = views.field(p[1][k], n)
+    a = "%*d" % (n, p[0][k])
+    b = "%*d" % (n, p[1][k])
     ma = _dmark(model, st, 0)
     mb = _dmark(model, st, 1)
     if len(a) > n:  # a score below -99 takes its status position ("-104." for -104)

@@ -11,17 +11,16 @@ def wall(model):
     st = model.get("state")
     if st is None or model.get("mode") == "setup":
         return [0, 0, 0, -1, 0, 0, 0, 0, -1]
-    s = model.get("s")
+    m = model["match"]
     p = st["players"]
     points = st["game"] == "14.1"
     k = "score" if points else "racks"
-    goal = (s and s.get("target" if points else "race")) or (0, 0)
+    goal = m.get("target" if points else "race")
     win = st["winner"]
     warn = 0
-    if win is None and (s is None or s.get("three", True)):
-        for i in (0, 1):
-            if p[i]["fouls"] >= 2:
-                warn |= 1 << i
+    for i in (0, 1):
+        if m.warned(i):
+            warn |= 1 << i
     bih = st["bih"]
     sh = st["shooter"]
     return [1 if points else 2, p[0][k], p[1][k], -1 if sh is None else sh, goal[0], goal[1],

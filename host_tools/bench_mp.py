@@ -1,15 +1,21 @@
 # Memory figures measured inside the board-like MicroPython (run by host_tools/bench.py through
-# host_tools/mpy.py), with the match on a journal in the VM's filesystem as on a board.
+# host_tools/mpy.py), with the match on a journal in the VM's filesystem as on a board. Each
+# figure is printed as a line to read and as a FIGURE line of JSON for docs/figures.md.
 import gc
+import json
 import time
 
 alloc = gc.mem_alloc  # pyright: ignore[reportAttributeAccessIssue] (MicroPython only)
 
+
+def figure(d):
+    print("FIGURE " + json.dumps(d))  # host_tools/bench.py FIG
+
 # What a board holds while a 14.1 match is played on an OLED with a keypad (the new-match screen,
 # the shape checks and the other games' rules are loaded only when needed).
 CORE = ("firmware.rules", "firmware.rules_141", "firmware.match", "firmware.journal")
-APP = CORE + ("firmware.store", "firmware.ui", "firmware.lang", "firmware.views",
-              "firmware.keys", "firmware.drivers.oled", "ssd1306", "firmware.app")
+APP = CORE + ("firmware.store", "firmware.table", "firmware.ui", "firmware.lang",
+              "firmware.views", "firmware.keys", "firmware.drivers.oled", "ssd1306", "firmware.app")
 START = "8 6 5 2".split()  # setup: a player's name, start, player 2 breaks
 KEYS = "B A 3 5 A B 0 C * C".split()
 MADE = {"t": "shot", "first": 1, "pots": [1], "call": 1, "made": True, "rail": True}
@@ -29,6 +35,7 @@ def _play(where):
     import os
 
     from firmware.store import Store
+    from firmware.table import Table
     from firmware.ui import Controller
     if where == "lfs":
         import vfs  # pyright: ignore[reportMissingImports]
@@ -42,7 +49,7 @@ def _play(where):
     else:
         root = "bench_s"
         os.mkdir(root)
-    c = Controller("keypad", "en", "14.1", Store(root))
+    c = Controller("keypad", "en", "14.1", Table(Store(root), "14.1"))
     c.cfg["t1"] = c.cfg["t2"] = 1000
     for k in START:
         c.key("press", k)
@@ -143,6 +150,7 @@ def _steps():
     app = alloc() - base
     print("resident: core %d bytes (with the journal), app %d bytes (modules as .mpy, English "
           "texts)" % (core, app))
+    figure({"core": core, "app": app})
 
     from firmware.journal import Journal
     from firmware.match import Match
@@ -165,6 +173,8 @@ def _steps():
     yield
     print("per event: %d bytes allocated (journal write included); per undo: %d bytes"
           % (per_event, per_undo))
+    figure({"event": per_event, "undo": per_undo})
+    resume = {}
     for n in (10, 100, 1000, 5000):  # resume from flash: flat in the length of the match
         j = Journal("bench_r%d" % n)
         r = Match(j)
@@ -183,10 +193,12 @@ def _steps():
         dt = time.ticks_diff(time.ticks_us(), t)  # pyright: ignore[reportAttributeAccessIssue]
         print("resume at %d events: %d us on this machine, %d events replayed"
               % (n, dt, len(r.log.lines)))
+        resume[str(n)] = [dt, len(r.log.lines)]
         r.log.close()
         r = None
         yield
 
+    figure({"resume": resume})
     from firmware.ui import Controller
     c = None
     for where in ("vm", "lfs"):
@@ -199,6 +211,7 @@ def _steps():
               " rules %d, match %d, journal %d (the record %d, its files' opening %d, snapshots "
               "%d, packs %d)" % ((WHERE[where], len(KEYS) * REPS, split["events"]) +
                                  tuple(split[k] // (len(KEYS) * REPS) for k in SPLIT)))
+        figure({"key." + where: {k: split[k] // (len(KEYS) * REPS) for k in SPLIT}})
         c.match.log.close()
         yield
     c = Controller("keypad", "en", "14.1")
@@ -212,6 +225,7 @@ def _steps():
     views.render(c.model(), "oled")
     render = alloc() - a
     print("one OLED render: %d bytes" % render)
+    figure({"render": render})
 
 
 for _ in _steps():

@@ -24,6 +24,8 @@ from the emulator's own log of GPIO edges and I2C transactions (emulated microse
     heap before one of them is the lowest of the match, as long as no automatic collection
     ran (none can while that figure stays far from 0); after them, the most live data.
 The emulator counts no flash (XIP) cache stalls: a real Pico computes somewhat slower.
+Each figure measured with the default keys and boards is written into docs/figures.md
+(host_tools/figures.py) as it is measured.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from host_tools import deploy, sim, vpico
+from host_tools import deploy, figures, sim, vpico
 
 # Setup: up to Start, ok; P1 breaks; a dry break, made balls, misses, a foul, a safety...; then
 # the screens that change most: three fouls in a row by P2 (the warning after the second, the
@@ -96,7 +98,9 @@ def press_to_pixels(b: vpico.VPico, key: str) -> dict:
     first = min(e["t0"] for e in ev if e.get("ev") == "i2c" and e.get("data") and e["t0"] >= down)
     p = next(e["pass"] for e in ev if e.get("ev") == "i2c" and e.get("data") and e["t0"] >= down)
     start = dict(b.passes(t0)).get(p, down)
-    r = {"key": key, "updates": len(frames), "ms": (last - down) / 1000,
+    erases = sum(1 for e in ev if e.get("ev") == "flash" and e["op"] == "erase"
+                 and down <= e["t"] <= last)
+    r = {"key": key, "updates": len(frames), "ms": (last - down) / 1000, "erases": erases,
          "from_release_ms": (last - up) / 1000, "bytes": sum(f[2] for f in frames),
          "input_ms": (start - down) / 1000, "work_ms": (first - start) / 1000,
          "bus_ms": (last - first) / 1000}
@@ -111,11 +115,57 @@ def press_to_pixels(b: vpico.VPico, key: str) -> dict:
 KINDS = {"A": "made ball", "B": "miss", "C": "foul"}
 
 
-def print_presses(rows: list[dict], what: str = "ms") -> None:
-    """The press-to-pixels summary: median and range of all keys, then of each kind in play."""
+def _spread(v: list[float]) -> str:
+    return "%.1f ms median (%.1f-%.1f over %d)" % (statistics.median(v), min(v), max(v), len(v))
+
+
+def note_presses(rows: list[dict], what: str, prefix: str) -> None:
+    """docs/figures.md's rows for a press-to-pixels run of KEYS (another run's keys: none)."""
+    if [r["key"] for r in rows] != KEYS:
+        return
+    ms = [r[what] for r in rows if what in r]
+    got = {prefix: "%.1f ms (%d keys, %d with more than one update)" % (
+        statistics.median(ms), len(ms),
+        sum(r["updates" if what == "ms" else "wall_updates"] > 1 for r in rows if what in r))}
+    if prefix == "pico.flash.press":
+        slow = [r["ms"] for r in rows if r.get("erases")]
+        got["pico.flash.erase"] = "%s (%d sector erases in %d keys)" % (
+            "%.1f-%.1f ms" % (min(slow), max(slow)) if slow else "no key erased",
+            sum(r.get("erases", 0) for r in rows), len(rows))
+        figures.update(got)
+        return
+    for k, kind in KINDS.items():
+        v = [r[what] for r in rows[3:] if r["key"] == k and what in r]
+        if v:
+            got["%s.%s" % (prefix, kind.split()[0])] = _spread(v)
+    if prefix == "pico.press":
+        setup = [r["ms"] for r in rows[:3] if "ms" in r]
+        play = [r["ms"] for r in rows[3:] if "ms" in r]
+        if setup:
+            got["pico.press.setup"] = "%.1f-%.1f ms" % (min(setup), max(setup))
+        if play and max(play) <= 50:
+            got[prefix] += "; every key in play within 50 ms"
+    else:
+        i = max(range(len(rows)), key=lambda i: rows[i].get(what, 0))
+        over = sum(1 for r in rows[3:] if r.get(what, 0) > 50)
+        got[prefix + ".max"] = "%.1f ms (key %d of %d, `%s`); %d keys in play over 50 ms" % (
+            rows[i][what], i + 1, len(rows), rows[i]["key"], over)
+    figures.update(got)
+
+
+def print_presses(rows: list[dict], what: str = "ms", prefix: str | None = None) -> None:
+    """The press-to-pixels summary: median and range of all keys, then of each kind in play;
+    into docs/figures.md as prefix's rows (by default: the OLED board's, or the wall panel's
+    for wall_ms; a wall board's OLED times have no row)."""
     ms = [r[what] for r in rows if what in r]
     if not ms:
         return
+    if prefix is None and what == "wall_ms":
+        prefix = "pico.wall"
+    elif prefix is None and not any("wall_ms" in r for r in rows):
+        prefix = "pico.press"
+    if prefix:
+        note_presses(rows, what, prefix)
     more = sum(r["updates" if what == "ms" else "wall_updates"] > 1 for r in rows if what in r)
     print("  press to pixels%s: median %.1f ms (%.1f-%.1f over %d keys), %d of them with more "
           "than one update" % ("" if what == "ms" else " on the wall panel",
@@ -220,7 +270,7 @@ def heap_match(display: str = "oled", wall: str | None = "neopixel", race: int =
     return {"keys": len(keys), "events": len(ctl.match.log), "boot": boot[-1] if boot else None,
             "low_free": low_before, "low_free_after_collect": low_after, "heap": total,
             "collections": n, "wall_s": wall_s, "passes": st["passes"], "display": display,
-            "wall": wall}
+            "wall": wall, "race": race}
 
 
 def _heap_lines(text: str) -> list[tuple[int, ...]]:
@@ -229,6 +279,11 @@ def _heap_lines(text: str) -> list[tuple[int, ...]]:
 
 
 def print_heap(r: dict) -> None:
+    if (r["display"], r["wall"], r.get("race")) == ("oled", "neopixel", 5):
+        figures.update({
+            "pico.heap.free": "{:,} of {:,} bytes (just before one of the app's {} collections)"
+            .format(r["low_free"], r["heap"], r["collections"]),
+            "pico.heap.live": "{:,} bytes".format(r["heap"] - r["low_free_after_collect"])})
     print("  heap at the worst moment of a whole match (9-ball, %d keys, %d events; %s%s): "
           "lowest free %d bytes of %d, just before one of the app's %d collections; most live "
           "data %d bytes (lowest free after one, %d); %.0f s wall"
@@ -250,7 +305,7 @@ def flash_timed(tree: Path, keys: list[str]) -> list[dict]:
               "sector, 0.4 ms a 256-byte page), press to pixels on the OLED:")
         rows = press_keys(b, keys)
         n = sum(1 for e in b.log() if e.get("ev") == "flash" and e["op"] == "erase") - erases
-        print_presses(rows)
+        print_presses(rows, prefix="pico.flash.press")
         print("    sector erases during those keys: %d" % n)
         return rows
 
@@ -301,15 +356,19 @@ def main(argv: list[str]) -> int:
               % ".".join(map(str, res["info"]["version"])))
         print("  deploy to a blank board: %d files, %d bytes in %.1f s wall (copying %.1f s)"
               % (len(res["copied"]), res["bytes"], time.monotonic() - t, res["copy_s"]))
+        figures.update({"pico.deploy": "{:.1f} s ({} files, {:,} bytes)".format(
+            time.monotonic() - t, len(res["copied"]), res["bytes"])})
         b.wait_text("New match", timeout=120)
         b.wait(300)
         us, nbytes = first_screen_us(b)
         print("  boot to first screen: %.0f ms emulated (%d bus bytes)" % (us / 1000, nbytes))
+        figures.update({"pico.boot": "%.0f ms emulated" % (us / 1000)})
         t = time.monotonic()
         n = b.boots()
         res = deploy.deploy(b.pty, "pico", tree=tree, out=lines.append)
         b.wait_boot(n + res["resets"])
         print("  deploy again, nothing to copy: %.1f s wall" % (time.monotonic() - t))
+        figures.update({"pico.deploy.again": "%.1f s" % (time.monotonic() - t)})
         b.wait_text("New match", timeout=120)
         print("  press to pixels (GPIO edge of the contact -> last I2C byte of the new screen):")
         print_presses(press_keys(b, keys))
@@ -319,6 +378,7 @@ def main(argv: list[str]) -> int:
         us, nbytes = first_screen_us(b)
         print("  power cut, boot to the resumed match: %.0f ms emulated (%d bus bytes)"
               % (us / 1000, nbytes))
+        figures.update({"pico.resume": "%.0f ms emulated" % (us / 1000)})
     with vpico.VPico(wall="neopixel") as b:
         res = deploy.deploy(b.pty, "pico", tree=tree, options={"wall": "neopixel"},
                             out=lines.append)

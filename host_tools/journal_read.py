@@ -38,7 +38,7 @@ from firmware.match import Match
 from host_tools import replay
 
 FORMAT = 1  # the record format read here: firmware/journal.py's records (kinds e, u, g, v)
-_R = fj._R  # records a file
+_R = 4  # records a file (firmware.journal's _R: a const there, not a name it keeps)
 
 
 class UnknownFormat(ValueError):
@@ -99,7 +99,7 @@ def _numbers(folder, prefix):
         names = os.listdir(folder)
     except OSError:
         return []
-    return sorted(fj._ints(names, prefix))
+    return sorted(fj.ints(names, prefix))
 
 
 def _file_of(k, nf):
@@ -115,7 +115,7 @@ def _diagnose(rest, seq):
             return "torn: the record was never written (blank flash after the last one)", False
         return "torn: the record is cut short (the power went while it was written?)", False
     line = rest[:j + 1]
-    body = fj._check(line)
+    body = fj.check(line)
     if body is None:
         return "corrupted: the CRC does not match (a flipped bit or overwritten bytes)", False
     parts = body.split(" ", 3)
@@ -126,7 +126,7 @@ def _diagnose(rest, seq):
         parts[3]  # noqa: B018 (it must be there)
     except (ValueError, IndexError):
         return "not a format-%d record (%r)" % (FORMAT, body[:40]), True
-    if kind not in fj._KINDS:
+    if kind not in fj.KINDS:
         return "unknown record kind %r (a newer journal format?)" % kind, True
     return "out of order: record %d where %d belongs" % (got, seq), False
 
@@ -137,7 +137,7 @@ def is_journal(folder):
         names = os.listdir(folder)
     except OSError:
         return False
-    return bool(fj._ints(names, "e") or fj._ints(names, "s")) and os.path.isdir(folder)
+    return bool(fj.ints(names, "e") or fj.ints(names, "s")) and os.path.isdir(folder)
 
 
 def _name_of(folder):
@@ -159,7 +159,7 @@ def read_journal(folder, name=None):
     except fj.Foreign as e:
         raise UnknownFormat("%s: %s" % (folder, e)) from None
     files = []
-    why = fj._read(os.path.join(folder, "damaged"))  # (firmware.store.Store.keep)
+    why = fj.read(os.path.join(folder, "damaged"))  # (firmware.store.Store.keep)
     if why is not None:
         out.notes.append("the board could not resume this match and kept it aside: %s"
                          % why.decode("utf-8", "replace"))
@@ -169,7 +169,7 @@ def read_journal(folder, name=None):
     for n in _numbers(folder, "e"):
         sub = "%s/e%d" % (folder, n)
         names = os.listdir(sub)
-        files += [n * _F + m for m in fj._ints(names, "")]
+        files += [n * _F + m for m in fj.ints(names, "")]
         for bad in sorted(x for x in names if ".bad" in x):
             out.notes.append("the board cut a torn end when it resumed the match (the old copy "
                              "is kept as e%d/%s)" % (n, bad))
@@ -189,14 +189,14 @@ def read_journal(folder, name=None):
         data = None
         if k // _F in packs:  # the folder's 48 records packed into one file
             if pack[0] != k // _F:
-                pack = (k // _F, (fj._read("%s/p%d" % (folder, k // _F)) or b"").split(b"\n"))
+                pack = (k // _F, (fj.read("%s/p%d" % (folder, k // _F)) or b"").split(b"\n"))
             rel = "p%d" % (k // _F)
             chunk = pack[1][(k % _F) * _R:(k % _F) * _R + _R]
             data = b"".join(x + b"\n" for x in chunk if x) if chunk else b""
         if data is None:
-            data = fj._read("%s/%s" % (folder, rel))
+            data = fj.read("%s/%s" % (folder, rel))
         if data is None:  # a cut half done (journal._cut): the good part is in NAME.tmp
-            data = fj._read("%s/%s.tmp" % (folder, rel))
+            data = fj.read("%s/%s.tmp" % (folder, rel))
         if data is None:
             out.stop = Stop(rel, "the file is missing (records %d-%d)" % (k * _R, k * _R + 3),
                             seq)

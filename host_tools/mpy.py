@@ -85,22 +85,14 @@ def _sources() -> list[Path]:
 # How firmware is compiled, for the tests and for a board: without source line numbers (a board's
 # traceback names the function, not the line), which saves about 7% of .mpy bytes and heap.
 MPY_FLAGS = ("-X", "no-source-lines")
-# The firmware's .mpy total may not pass this (tests/test_mpy_cross.py; make bench prints it): the
-# journal and the store took it past 48 KB, the wall panels (4.3 KB, loaded only on a board with
-# one) past 56 KB, a handler per screen mode, the big scores, the alert placing and the match
-# statistics past 60 KB, the OLED's column windows, keys at contact and a pack written along with
-# its records (the press-to-pixels and per-key allocation budgets) past 64 KB; the club's names
-# (a roster on flash, the last names used, a name typed on the keypad), the keys' rulings (the E6
-# group question, C-S4 d's head spot, help by situation), Start's work a step a pass (the
-# archive, the journal, pruning, the flash-full question), a boot that never resets on what
-# flash holds (safe mode, damaged matches kept, strict settings, the resume message's last
-# action, messages on the list screens and digits) and the journal's recovery from damage (its
-# repairs loaded only when there is something to repair), layout file and grouped actions past
-# 68 KB; 10-ball's rules (firmware/rules_10ball.py, its share of rules.py, rules_9ball.py and the
-# event checks) add 934 bytes; the shot clock (firmware/shotclock.py, 1187 bytes, its option,
-# extensions and time foul in the rules, the event checks, the match's queries and the texts)
-# 3124 bytes.
-MPY_BUDGET = 84 * 1024 + 934 + 3124
+# The firmware's .mpy total may not pass this (tests/test_mpy_cross.py; make bench measures it:
+# docs/figures.md). It is the size of every module a board could load (a board loads only the
+# ones its display, input, game and language need; the modules it loads from .mpy files are
+# copied into its heap), and the flash a deploy takes.
+# 10-ball's rules (rules_10ball.py, its share of rules.py, rules_9ball.py, events.py) are
+# 934 bytes of it; the shot clock (shotclock.py, its option, extensions and time foul in the
+# rules and the event checks, the match's queries, the texts) 3,114 bytes.
+MPY_BUDGET = 84 * 1024 + 934 + 3114
 
 
 def mpy_cross_cmd(src: Path, out: Path) -> list[str]:

@@ -314,13 +314,13 @@ def _play(first, propose, seed, undo_rate, limit):
     for ev in first:
         m.apply(ev)
         evs.append(ev)
-    while m.s["winner"] is None and len(evs) < limit:  # pyright: ignore
+    while m.get("winner") is None and len(evs) < limit:
         if len(m.log) > 3 and rnd.random() < undo_rate:
             ev = {"t": "undo"}
-        elif m.s["pending"]:  # pyright: ignore
-            ev = {"t": "choose", "option": rnd.choice(rules.OPTIONS[m.s["pending"][1]])}  # pyright: ignore
+        elif m.get("pending"):
+            ev = {"t": "choose", "option": rnd.choice(m.options())}
         else:
-            ev = propose(m.s, rnd)
+            ev = propose(m, rnd)
         try:
             m.apply(ev)
         except rules.Refused:
@@ -329,8 +329,8 @@ def _play(first, propose, seed, undo_rate, limit):
     return evs
 
 
-def _shot_141(s, rnd):
-    if s["breaking"]:
+def _shot_141(m, rnd):
+    if m.get("breaking"):
         good = rnd.random() < 0.8
         return {"t": "shot", "first": 1, "break_rails": 2 if good else 1, "cue_rail": True,
                 "rail": True}
@@ -338,7 +338,7 @@ def _shot_141(s, rnd):
     b = rnd.randint(1, 15)
     if r < 0.42:
         ev = {"t": "shot", "call": b, "first": b, "pots": [b], "made": True, "rail": True}
-        if s["left"] > 3 and rnd.random() < 0.1:
+        if m.balls_left() > 3 and rnd.random() < 0.1:
             ev["pots"].append(b % 15 + 1)
         return ev
     if r < 0.8:
@@ -357,14 +357,14 @@ def match_141(seed=1, target=150, undo_rate=0.03, limit=5000):
     return _play(first, _shot_141, seed, undo_rate, limit)
 
 
-def _shot_9(s, rnd):
-    t = s["table"]
+def _shot_9(m, rnd):
+    t = m.get("table")
     low = t[0]
-    if s["breaking"]:
+    if m.get("breaking"):
         pots = [b for b in t if rnd.random() < 0.12]
         return {"t": "shot", "first": 1, "pots": pots, "break_rails": 4, "rail": True}
     r = rnd.random()
-    if s["push"] and r < 0.1:
+    if m.get("push") and r < 0.1:
         return {"t": "shot", "call": "push", "first": None}
     if r < 0.5:
         pots = [low]
@@ -389,8 +389,8 @@ def match_9ball(seed=1, race=7, undo_rate=0.03, limit=5000):
 
 def play_journal(evs, nor, fs, store=None):
     """Play evs through Match(Journal) of a Store on fs (a fresh journal: the one there is
-    archived, the archive pruned); returns (the operation count when each apply returned, the state after it as
-    sorted JSON)."""
+    archived, the archive pruned); returns (the operation count when each apply returned, the state contract
+    after it as sorted JSON)."""
     from firmware.match import Match
     from firmware.store import Store
 
@@ -403,7 +403,7 @@ def play_journal(evs, nor, fs, store=None):
         for ev in evs:
             m.apply(ev)
             ends.append(nor.ops)
-            states.append(json.dumps(m.s, sort_keys=True))
+            states.append(json.dumps(m.state(), sort_keys=True))
         m.log.close()
     return ends, states
 
@@ -427,7 +427,7 @@ def journal_lines(fs, root="match"):
         out = []
         for r in j.records(0, j.head + 1):
             body = ("%d %d %s %s" % r).encode()
-            out.append(b"%s %08x\n" % (body, journal._crc(body)))
+            out.append(b"%s %08x\n" % (body, journal.crc(body)))
         j.close()
     return out
 

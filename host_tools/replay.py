@@ -1,4 +1,4 @@
-# python -m host_tools.replay FILE.jsonl: print the state after the last event (DESIGN.md).
+# python -m host_tools.replay FILE.jsonl: print the state after the last event (docs/contracts.md).
 import json
 import sys
 
@@ -53,7 +53,7 @@ def main(argv):
     from host_tools import cli
 
     ap = cli.parser("host_tools.replay", "Replay an event file through the rules core and print "
-                    "the state after its last event (the state contract, DESIGN.md).")
+                    "the state after its last event (the state contract, docs/contracts.md).")
     ap.add_argument("file", metavar="FILE.jsonl", help="the events, one JSON object a line")
     path = ap.parse_args(argv).file
     try:

@@ -106,19 +106,19 @@ class _Sheet:
         me = b["shooter"]
         pb, pa = b["p"][me], a["p"][me]
         note = a["note"] or {}
-        if pa[rules.INNINGS] > pb[rules.INNINGS] or self.cur[me] is None:
-            e = {"turn": len(self.innings) + 1, "player": me, "inning": pa[rules.INNINGS],
-                 "start": pb[rules.SCORE], "points": 0, "penalty": 0, "fouls": 0,
+        if pa["innings"] > pb["innings"] or self.cur[me] is None:
+            e = {"turn": len(self.innings) + 1, "player": me, "inning": pa["innings"],
+                 "start": pb["score"], "points": 0, "penalty": 0, "fouls": 0,
                  "foul_rules": [], "breaking_violations": 0, "three_fouls": 0, "shots": 0,
                  "safety_only": True, "run": 0, "score": 0, "racks": [], "end": "",
                  "log": []}
             self.innings.append(e)
             self.cur[me] = e
         e = self.cur[me]
-        balls = pa[rules.BALLS] - pb[rules.BALLS]
+        balls = pa["balls"] - pb["balls"]
         e["shots"] += 1
         e["points"] += balls
-        e["penalty"] += balls - (pa[rules.SCORE] - pb[rules.SCORE])
+        e["penalty"] += balls - (pa["score"] - pb["score"])
         foul = note.get("foul")
         if foul == "S4":
             e["breaking_violations"] += 1
@@ -132,8 +132,8 @@ class _Sheet:
             e["racks"].append(rack)
             if rack == "S11":
                 e["three_fouls"] += 1
-        e["run"] = max(e["run"], pa[rules.RUN])
-        e["score"] = pa[rules.SCORE]
+        e["run"] = max(e["run"], pa["run"])
+        e["score"] = pa["score"]
         t = self.lang
         if foul == "S4":
             end = tx(t, "breaking violation: -2")
@@ -164,8 +164,8 @@ class _Sheet:
         e = {"rack": s["rack"], "breaker": s["shooter"], "breaks": [], "winner": None,
              "how": None, "end": None, "lost_by": None, "break_and_run": False, "fouls": [0, 0],
              "foul_rules": [], "push_outs": [0, 0], "balls": [0, 0], "shots": [0, 0],
-             "racks_after": [s["p"][0][rules.RACKS], s["p"][1][rules.RACKS]],
-             "innings_after": [s["p"][0][rules.INNINGS], s["p"][1][rules.INNINGS]],
+             "racks_after": [s["p"][0]["racks"], s["p"][1]["racks"]],
+             "innings_after": [s["p"][0]["innings"], s["p"][1]["innings"]],
              "finished": False, "notes": [], "_since_break": set()}
         self.racks.append(e)
         return e
@@ -183,7 +183,7 @@ class _Sheet:
             e["_since_break"] = set()
         e["_since_break"].add(me)
         e["shots"][me] += 1
-        e["balls"][me] += a["p"][me][rules.BALLS] - b["p"][me][rules.BALLS]
+        e["balls"][me] += a["p"][me]["balls"] - b["p"][me]["balls"]
         if foul:
             e["fouls"][me] += 1
             e["foul_rules"].append([me, foul])
@@ -192,8 +192,8 @@ class _Sheet:
             e["notes"].append(tx(self.lang, "%s pushed out", names[me]))
         for x in note.get("spot") or []:
             e["notes"].append(tx(self.lang, "the %d spotted", x))
-        e["racks_after"] = [a["p"][0][rules.RACKS], a["p"][1][rules.RACKS]]
-        e["innings_after"] = [a["p"][0][rules.INNINGS], a["p"][1][rules.INNINGS]]
+        e["racks_after"] = [a["p"][0]["racks"], a["p"][1]["racks"]]
+        e["innings_after"] = [a["p"][0]["innings"], a["p"][1]["innings"]]
         end = note.get("end")
         if end:
             w = note["won"]
@@ -222,19 +222,35 @@ class _Sheet:
                 self.racks[-1]["breaker"] = a["shooter"]
 
 
+_FIELDS = ("game", "rack", "shooter", "breaking", "pending", "winner", "names", "target", "race",
+           "brk", "three", "nine")
+_PLAYER = ("score", "racks", "fouls", "innings", "run", "high_run", "balls")
+
+
+def _snap(m) -> "dict[str, Any] | None":
+    # What the sheet reads of match m now (firmware.match.Match queries), as a dict of copies
+    # (the core changes its state in place), None before the new event; "p": the players.
+    if m.get("game") is None:
+        return None
+    s: "dict[str, Any]" = {k: rules.copy(m.get(k)) for k in _FIELDS}
+    s["note"] = rules.copy(m.get("note"))
+    s["p"] = [{k: m.player(i, k) for k in _PLAYER} for i in (0, 1)]
+    return s
+
+
 def _stats_141(sheet, s):
     out = []
     for i in (0, 1):
         p = s["p"][i]
         mine = [e for e in sheet.innings if e["player"] == i]
         safe = len([e for e in mine if e["safety_only"]])
-        inn = p[rules.INNINGS]
+        inn = p["innings"]
         out.append({
-            "name": s["names"][i], "score": p[rules.SCORE], "innings": inn,
-            "high_run": p[rules.HIGH], "balls": p[rules.BALLS],
-            "average": _avg(p[rules.SCORE], inn),
-            "average_without_safeties": _avg(p[rules.SCORE], inn - safe),
-            "safety_innings": safe, "balls_per_inning": _avg(p[rules.BALLS], inn),
+            "name": s["names"][i], "score": p["score"], "innings": inn,
+            "high_run": p["high_run"], "balls": p["balls"],
+            "average": _avg(p["score"], inn),
+            "average_without_safeties": _avg(p["score"], inn - safe),
+            "safety_innings": safe, "balls_per_inning": _avg(p["balls"], inn),
             "fouls": sum(e["fouls"] for e in mine),
             "penalty_points": sum(e["penalty"] for e in mine),
             "breaking_violations": sum(e["breaking_violations"] for e in mine),
@@ -251,8 +267,8 @@ def _stats_rack(sheet, s):
         p = s["p"][i]
         breaks = [x for r in sheet.racks for x in r["breaks"] if x["by"] == i]
         st = {
-            "name": s["names"][i], "racks": p[rules.RACKS], "innings": p[rules.INNINGS],
-            "high_run": p[rules.HIGH], "balls": p[rules.BALLS],
+            "name": s["names"][i], "racks": p["racks"], "innings": p["innings"],
+            "high_run": p["high_run"], "balls": p["balls"],
             "breaks": len(breaks), "balls_on_break": sum(x["made"] for x in breaks),
             "balls_on_each_break": [x["made"] for x in breaks],
             "dry_breaks": len([x for x in breaks if x["dry"]]),
@@ -289,7 +305,7 @@ def build(read: Read, date=None, lang=None):
     sheet = _Sheet(lang)
     stop = read.stop
     for i, ev in enumerate(read.events):
-        before = rules.copy(m.s) if m.s is not None else None
+        before = _snap(m)
         try:
             m.apply(ev)
         except (rules.Refused, fevents.BadEvent) as e:
@@ -297,7 +313,7 @@ def build(read: Read, date=None, lang=None):
                 stop = Stop(os.path.basename(read.path), "event %d refused by the rules core "
                             "(%s)" % (i + 1, e))
             break
-        a: dict = m.s  # type: ignore[assignment]  # not None after an accepted event
+        a: dict = _snap(m)  # type: ignore[assignment]  # not None after an accepted event
         t = ev["t"]
         if t == "new":
             sheet.new = ev
@@ -312,7 +328,7 @@ def build(read: Read, date=None, lang=None):
                 sheet.shot_rack(before, a, ev, a["names"])
         elif t == "choose":
             sheet.choose(before, a, ev, a["names"])
-    s = m.s
+    s = _snap(m)
     if s is None:
         return None
     g = s["game"]

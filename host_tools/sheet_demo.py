@@ -10,6 +10,7 @@ DIR/match). docs/scoresheets.md shows the sheets host_tools.scoresheet makes of 
 import os
 
 from firmware.store import Store
+from firmware.table import Table
 from firmware.ui import Controller
 
 # 14.1 on the keypad: setup (Mehmet v Zeynep, targets 40), lag, then one list of keys per inning.
@@ -80,12 +81,12 @@ def make_store(root):
     match/ the 9-ball one (the board archives a match when the next one starts)."""
     os.makedirs(root, exist_ok=True)
     st = Store(root)
-    c = play(Controller("keypad", game="14.1", store=st), KEYS_141)
+    c = play(Controller("keypad", game="14.1", table=Table(st, "14.1")), KEYS_141)
     assert c.match.state()["winner"] is not None  # pyright: ignore
-    c._close()
-    c = play(Controller("buttons", game="9ball", store=st), KEYS_9)
+    c.table.close()
+    c = play(Controller("buttons", game="9ball", table=Table(st, "9ball")), KEYS_9)
     assert c.match.state()["winner"] is not None  # pyright: ignore
-    c._close()
+    c.table.close()
     return root
 
 

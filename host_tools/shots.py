@@ -61,7 +61,7 @@ def save_png(bitmap, path, scale=4, on=OLED_ON, off=OLED_OFF):
 
 
 def _char_columns():
-    table = oled_fake._glyph_table()
+    table = oled_fake.glyph_table()
     return {ch: cols for cols, ch in table.items()}
 
 

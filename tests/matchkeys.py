@@ -1,4 +1,4 @@
-# Key presses for whole matches (issue 10's long matches): made on a CPython Controller, one key
+# Key presses for whole matches (the long matches of tests/test_app_mp.py): made on a CPython Controller, one key
 # at a time from a fixed pattern, each answered as the screen asks (a choice, the A10 question),
 # until the match is over. The same keys then drive the app under MicroPython.
 from firmware.ui import Controller

@@ -1,5 +1,5 @@
 # Events -> keys -> events (CPython and MicroPython): random legal referee actions in the three
-# games, each written first as the events the contract says it is (README "Keys", RULES.md A8),
+# games, each written first as the events the contract says it is (README "Referee keypad (4x4)", RULES.md A8),
 # then pressed as a referee would on the keypad, or on 4 or 6 buttons; the Controller must send
 # exactly those events, nothing added, dropped or guessed. Undo at any point takes back the last
 # action's events. A tiny LCG (as in tests/mash.py) makes the same streams on every port.

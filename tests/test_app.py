@@ -39,7 +39,7 @@ def test_nothing_is_sent_when_nothing_changed():
 
 
 def test_a_held_key_is_drawn_once_at_contact_and_a_long_press_key_on_release():
-    # Issue 9: a key with no long-press meaning (every keypad key) acts on its debounced
+    # A key with no long-press meaning (every keypad key) acts on its debounced
     # contact, so its screen does not wait for the release; the release draws nothing more.
     rig = Rig("oled", "keypad", game="14.1")
     start(rig)

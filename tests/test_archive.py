@@ -15,7 +15,7 @@ from host_tools.norflash import installed
 from tests.helpers import long_141
 
 BLOCKS = 128  # a 512 KB filesystem: a Pico's geometry, fewer blocks to copy for each cut
-PLAYED = 68  # events of the match played before Start (the issue's image)
+PLAYED = 68  # events of the match played before Start
 
 
 def _keys(ctl, text):
@@ -65,10 +65,10 @@ def _image(archived, free_pct):
             ctl.key("press", "8")
         _keys(ctl, "6 5 1")  # player 2's name changed, start, player 1 breaks
         assert ctl.cfg["p2"] != "P2" and ctl.cfg["t2"] == 25
-        ctl.store.prune()  # (nothing to prune yet)
+        ctl.table.store.prune()  # (nothing to prune yet)
         while len(ctl.match.log) < PLAYED:
             _keys(ctl, "B")
-            ctl.match.log.tidy()
+            ctl.table.after_screen()
         cfg = dict(ctl.cfg)
         _keys(ctl, "# # 8 8 8 8 8 8 5 5")  # menu, New match, confirmed
         assert ctl.mode == "setup"
@@ -89,8 +89,8 @@ def _lengths(st):
 def _start(ctl):
     # Start (5), then the app's passes' work until the pruning is done.
     ctl.key("press", "5")
-    ctl.match.log.tidy()
-    st = ctl.store
+    ctl.table.after_screen()
+    st = ctl.table.store
     while st.due:
         st.work()
 
@@ -99,7 +99,7 @@ def test_pruning_keeps_the_match_just_archived_and_the_newest_three():
     # 20% free at Start: the oldest go for room (40% free wanted), but never the newest three.
     nor, fs, lengths, cfg, ctl = _image(5, 20)
     with installed(fs):
-        assert not ctl.store.full()
+        assert not ctl.table.store.full()
         _start(ctl)
         assert ctl.mode == "lag" and ctl.msg == ["started"]
         st = Store("")
@@ -114,7 +114,7 @@ def test_a_flash_short_of_room_asks_before_anything_goes():
     # never the match just archived.
     nor, fs, lengths, cfg, ctl = _image(3, 8)
     with installed(fs):
-        st = ctl.store
+        st = ctl.table.store
         before = _lengths(st)
         ctl.key("press", "5")
         assert ctl.mode == "full" and ctl.match.s is None
@@ -192,9 +192,9 @@ def test_power_cut_at_every_flash_operation_of_start(free_pct):
             assert ctl.mode == "full"
             ctl.key("press", "5")  # delete oldest
         assert ctl.mode == "lag"
-        ctl.match.log.tidy()
-        while ctl.store.due:
-            ctl.store.work()
+        ctl.table.after_screen()
+        while ctl.table.store.due:
+            ctl.table.store.work()
         final = _lengths(Store(""))
     assert final[max(final)] == PLAYED and len(final) < len(lengths) + 1
     want = {**dict(zip(range(1, len(lengths) + 1), lengths)), len(lengths) + 1: PLAYED}
@@ -232,7 +232,7 @@ def test_a_key_during_start_is_acted_on_while_the_pruning_goes_on():
         rig = Rig("oled", "keypad", store=Store(""))  # the match resumed: to a new match
         rig.keys("# # 8 8 8 8 8 8 5 5")
         assert rig.ctl.mode == "setup"
-        st = rig.ctl.store
+        st = rig.ctl.table.store
         ops = []
         tick = rig.runner.tick
 
@@ -260,7 +260,7 @@ def test_a_key_before_starts_steps_are_done_has_them_done_first():
     # it done first (archive, journal, the new event), so what its screen shows is on flash.
     nor, fs, lengths, cfg, ctl = _image(1, 50)
     with installed(fs):
-        st = ctl.store
+        st = ctl.table.store
         ctl.key("press", "5")
         assert ctl.mode == "lag" and st.step == 1 and st.archived() == [1]  # nothing done yet
         ctl.key("press", "1")  # player 1 breaks

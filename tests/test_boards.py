@@ -108,7 +108,7 @@ def test_the_digits_beside_a_display(machine, board, display):
         ctl.key("press", k)
     app.step(0)
     assert _digits(hw.wall.spi) == views.render(ctl.model(), "digits")
-    assert ctl.wall and ctl.cfg["bright"] == prof["wall_brightness"]
+    assert ctl.table.wall and ctl.cfg["bright"] == prof["wall_brightness"]
 
 
 @pytest.mark.parametrize("board", BOARDS)

@@ -23,13 +23,13 @@ def _play(root, keys, game="14.1"):
     ctl = new_controller("keypad", "en", game, store=Store(root))
     for k in keys:
         ctl.key("press", k)
-        ctl.match.log.tidy()
+        ctl.table.after_screen()
     ctl.match.log.close()
     return ctl
 
 
 def _141(root, n=14):
-    # The issue's match: 5 1 B, then A B n times, each event's writing tidied.
+    # A 14.1 match: 5 1 B, then A B n times, each event's writing tidied.
     return _play(root, "5 1 B".split() + "A B".split() * n)
 
 
@@ -97,8 +97,8 @@ def test_a_journal_that_cannot_be_opened_is_kept_in_the_archive(monkeypatch, exc
     assert ctl.msg == ["started"] and len(ctl.match.log) == 1
 
 
-def test_the_issue_flipped_byte_boots_to_a_screen():
-    # The issue's reproduction (byte 10 of match/e0/6 flipped): no exception; either a prefix of
+def test_a_flipped_byte_in_a_record_file_boots_to_a_screen():
+    # Byte 10 of match/e0/6 flipped: no exception; either a prefix of
     # the match is resumed and said, or the match is kept whole in the archive.
     root = scratch_dir("flip")
     a = _141(root)
@@ -136,8 +136,8 @@ def test_match_that_is_a_file_is_moved_aside_with_a_message():
         assert f.read() == b"not a folder"
     assert "match.bad" in _texts(ctl)["oled"]
     ctl.key("press", "5")  # a new match starts where the file was
-    while ctl.store.due:  # (Start's steps: the app's passes)
-        ctl.store.work()
+    while ctl.table.store.due:  # (Start's steps: the app's passes)
+        ctl.table.store.work()
     assert ctl.msg == ["started"] and os.path.isdir(root + "/match")
 
 

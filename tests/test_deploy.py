@@ -180,7 +180,7 @@ def test_a_match_keyed_on_the_keypad(rig):
             _press(b, s, k)  # each screen is the host simulator's for the same keys
             continue
         # in play: one screen update a press, within twice the 50 ms budget (make bench-pico
-        # measures it: a foul 35-42 ms)
+        # measures it: docs/figures.md)
         r = bench_vpico.press_to_pixels(b, k)
         s.press(k)
         wait_rows(b, s.text(), timeout=60)
@@ -507,7 +507,7 @@ def _new_match_keys():
 
 
 def test_make_pull_copies_a_running_match_then_an_archived_one(rig):
-    # Issue 8: `make pull` copies the current match and the archived ones off the board (only
+    # `make pull` copies the current match and the archived ones off the board (only
     # what is new), on a board running the scoreboard with its watchdog.
     from firmware.match import Match
     from host_tools import journal_read, pull

@@ -24,7 +24,7 @@ def test_glyph_bytes_match_the_pixel_art():
 
 
 def test_every_oled_glyph_is_distinct_from_the_font_and_each_other():
-    table = fo._glyph_table()
+    table = fo.glyph_table()
     assert len(table) == 95 + 12  # no two characters share a bitmap
     assert "".join(shots.base(c) for c in "Şükrü Çağ İĞ€") == "Sukru Cag IG?"
 

@@ -1,6 +1,6 @@
 # mp: yes
 # The match journal on flash (firmware/journal.py): replay, undo of any depth, resume, torn and
-# corrupted records (issue 10). The store's part is in test_store_mp.py: a module of its own, so
+# corrupted records. The store's part is in test_store_mp.py: a module of its own, so
 # that each VM run holds less test code.
 import os
 
@@ -43,7 +43,7 @@ def test_journal_replays_like_ram_and_resumes_anywhere():
     n = 0
     for j, r in _pair(root, 400, 3, 13):
         assert j.state() == r.state(), n
-        # RAM holds the latest snapshot and fewer than 16 events after it (issue 10, item 2)
+        # RAM holds the latest snapshot and fewer than 16 events after it (docs/contracts.md)
         assert len(j.log.lines) < 16 and len(j.log) == len(r.log)
         if n % 31 == 0:
             assert _reopened(root).state() == r.state(), n

@@ -208,8 +208,8 @@ def test_wear_of_a_match_and_one_file(wear):
 
 
 def test_wear_five_years_within_a_generous_budget(wear):
-    # The target is 10% for ten 800-event 14.1 matches a day; the journal measures 9.5% (folders
-    # of 48 records, snapshots written over in place: README).
+    # The target is 10% for ten 800-event 14.1 matches a day (the figure measured, with folders
+    # of 48 records and snapshots written over in place: docs/figures.md).
     f = wear["m141"]
     assert f["wear_levelled"] <= 0.10, "five-year wear %.1f%% > 10%%" % (100 * f["wear_levelled"])
 

@@ -9,6 +9,7 @@ from littlefs import LittleFSError
 
 from firmware import journal, store
 from firmware.match import Match
+from firmware.table import Table
 from firmware.ui import Controller
 from host_tools import norflash
 from host_tools.norflash import installed, match_141
@@ -24,8 +25,8 @@ def _press(c, keys):
         c.key("long" if long else "press", k[5:] if long else k)
         log = c.match.log
         log.tidy()  # as the app does once a key's screens are out
-        while c.store.due:  # Start's steps and the pruning, as the app's passes make them
-            c.store.work()
+        while c.table.store.due:  # Start's steps and the pruning, as the app's passes make them
+            c.table.store.work()
 
 
 def _resume(image):
@@ -42,12 +43,12 @@ def _resume(image):
 
 
 def test_a_power_cut_at_every_flash_operation_of_a_won_rack_and_its_undo():
-    # Finding: a cut during a rack won (13 events on an 8-ball board) resumed 12 of them, a state
-    # never on screen. Now: before the action or after it, never inside it. A long press of the
-    # player not at the table: the shooter's miss, then that player's 9 (N2), one action.
+    # A cut during a won rack's records resumes the state before the action or after it, never a
+    # state inside it that was never on screen. A long press of the player not at the table: the
+    # shooter's miss, then that player's 9 (N2), one action.
     nor, fs = norflash.new_fs(64)
     with installed(fs):
-        c = Controller("buttons", "en", "9ball", store=store.Store(""))
+        c = Controller("buttons", "en", "9ball", table=Table(store.Store("")))
         _press(c, "FOUL P1 P2")  # started, P1 breaks dry; P2 at the table
         before = _state(c.match)
         n = len(c.match.log)

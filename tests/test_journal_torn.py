@@ -1,4 +1,4 @@
-# Torn writes (issue 10, test 2): across a 1,000-event match with undos, the power is cut at
+# Torn writes: across a 1,000-event match with undos, the power is cut at
 # every byte of every write the journal makes, the rest of that write left as 0xFF, 0x00 or
 # garbage; recovery must give the state before or after the event in flight, never an exception.
 # The journal runs on an in-memory filesystem (MemFS) that records each write as it is made.

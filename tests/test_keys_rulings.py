@@ -239,14 +239,13 @@ def test_N7_menu_rows_stay_put_when_the_push_out_is_gone():
 
 def test_help_on_four_buttons_lists_only_the_buttons_wired():
     from firmware import hw
-    from firmware.app import App, Hardware
+    from firmware.app import Hardware, layout
     from firmware.ui import Controller
     from host_tools.fakehw import FakePin
 
     for names in (("P1", "P2", "FOUL", "UNDO"), ("P1", "P2", "FOUL", "UNDO", "MISS", "OK")):
         inp = hw.keys("buttons", pins=[FakePin(1) for _ in names], names=names)
-        c = Controller("buttons", "en", "9ball")
-        App(Hardware(None, inp, "oled", "buttons"), c)
+        c = Controller(layout(Hardware(None, inp, "oled", "buttons")), "en", "9ball")
         press(c, " ".join(["P1"] * (len(c.model()["items"]) - 1)) + " FOUL P1")
         _menu_row(c, "help")
         _ok(c)

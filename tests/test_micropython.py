@@ -53,7 +53,7 @@ def test_runner_under_cpython():
 
 
 def test_every_scenario_prints_the_same_state_under_both():
-    """Issue 2: for every scenario, CPython and MicroPython print identical state JSON."""
+    """For every scenario, CPython and MicroPython print identical state JSON."""
     files = sorted(str(p.relative_to(ROOT)) for p in (TESTS / "scenarios").glob("*.jsonl"))
     assert len(files) >= 9
     cp = subprocess.run([sys.executable, "-m", "tests.mp_replay", *files], cwd=ROOT,
@@ -112,7 +112,7 @@ def test_gc_under_pressure_matches_cpython(capsys):
 
 
 def test_a_5000_event_match_replays_in_64k_as_on_cpython(tmp_path):
-    """Issue 10: a 14.1 match of 5,000 events (misses, safeties, fouls, undos) replayed the way
+    """A 14.1 match of 5,000 events (misses, safeties, fouls, undos) replayed the way
     the board keeps it (read a line at a time, the match in a journal on the VM's filesystem)
     prints CPython's state, at -X heapsize=64K."""
     import json
@@ -155,9 +155,9 @@ def test_a_10ball_match_replays_in_64k_as_on_cpython(tmp_path):
 
 
 def test_a_key_press_in_play_allocates_at_most_200_bytes():
-    """Issue 10: a key press in play allocates at most 200 bytes, the journal on the VM's
-    filesystem (host_tools.bench_mp: 480 keys of a 14.1 match, the collector off each press;
-    196 bytes when this budget was met)."""
+    """A key press in play allocates at most 200 bytes, the journal on the VM's filesystem
+    (host_tools.bench_mp: 480 keys of a 14.1 match, the collector off each press; the figure
+    measured is in docs/figures.md)."""
     res = mpy.run_module("host_tools.bench_mp", heap="128K")
     assert res.returncode == 0, res.stderr
     got = re.search(r"^per key press in play, journal on the VM's filesystem .*: (\d+) bytes "

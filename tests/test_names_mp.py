@@ -2,6 +2,7 @@
 # Real player names on the new-match screen: the club's roster (players.txt on the board), the
 # last names used first, names typed on the keypad as on a phone, a saved name kept.
 from firmware.store import Store, defaults
+from firmware.table import Table
 from firmware.ui import Controller
 from tests.helpers import scratch_dir
 
@@ -55,7 +56,7 @@ def test_the_roster_file_is_read_with_turkish_letters_and_bad_lines_left_out():
 
 def test_setup_steps_through_the_roster_and_says_how_many_lines_it_left_out():
     st = _store(b"Zehra\n\n\xc3\x96mer\nX\xff\n")
-    c = Controller(store=st)
+    c = Controller(table=Table(st))
     c.cursor = 1
     c.key("press", "6")
     assert c.cfg["p1"] == "Zehra" and c.msg == ["roster_bad", 2]
@@ -69,7 +70,7 @@ def test_a_name_from_the_settings_is_kept_at_the_first_press_on_its_row():
     cfg["p1"], cfg["p2"] = "Nurettin", "Gül"
     st.save_settings(cfg)
 
-    c = Controller(store=st)
+    c = Controller(table=Table(st))
     saved = st.load_settings()[0]
     assert saved is not None
     c.cfg.update(saved)  # (as firmware.app.new_controller does at boot)
@@ -83,16 +84,16 @@ def test_a_name_from_the_settings_is_kept_at_the_first_press_on_its_row():
 
 def test_the_last_names_used_come_first_at_the_next_match():
     st = _store(b"Ali\nBurak\nCan\nDeniz\n")
-    c = Controller(store=st)
+    c = Controller(table=Table(st))
     _keys(c, "8 6 6 6 8 6 6 6")  # player 1 Can, player 2 Deniz (Can is taken: skipped)
     assert (c.cfg["p1"], c.cfg["p2"]) == ("Can", "Deniz")
-    c._start()
+    c.start()
     assert c.mode == "lag"
     import sys
 
     assert "firmware.setup" not in sys.modules  # its names (the roster) with it
     assert st.names("recent.txt")[0] == ["Can", "Deniz"]
-    c2 = Controller(store=st)  # the next match's setup (the app starts one after a match)
+    c2 = Controller(table=Table(st))  # the next match's setup (the app starts one after a match)
     c2.cfg["p1"], c2.cfg["p2"] = "P1", "P2"
     assert _names(c2, 1)[:4] == ["P1", "Can", "Deniz", "Ali"]
 

@@ -213,7 +213,7 @@ def test_O4_nine_on_break_spot():
 
 
 def test_O5_no_referee_setting_in_the_event_contract():
-    # DESIGN.md's new event has no referee field: the core cannot switch G5.4 by setting.
+    # The new event (docs/contracts.md) has no referee field: the core cannot switch G5.4 by setting.
     m = Match()
     try:
         m.apply({"t": "new", "game": "9ball", "players": ["A", "B"], "referee": False})

@@ -1,4 +1,4 @@
-# Property tests (hypothesis): random event streams against the invariants of RULES.md and DESIGN.md.
+# Property tests (hypothesis): random event streams against the invariants of RULES.md and docs/contracts.md.
 import json
 
 from hypothesis import HealthCheck, given, settings
@@ -220,7 +220,7 @@ def test_random_streams_only_refuse_and_keep_invariants(data):
 
 
 def test_undo_cost_does_not_grow_with_the_match(monkeypatch):
-    """DESIGN.md: undo re-applies fewer than 16 events (the budget is 64), however long the
+    """docs/contracts.md: undo re-applies fewer than 16 events (the budget is 64), however long the
     match."""
     m = Match()
     m.apply({"t": "new", "game": "14.1", "players": ["A", "B"], "target": [10000, 10000]})

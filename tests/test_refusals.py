@@ -1,5 +1,5 @@
 # mp: yes
-# Refused events (named rule, state unchanged), malformed events (BadEvent) and undo (DESIGN.md).
+# Refused events (named rule, state unchanged), malformed events (BadEvent) and undo (docs/contracts.md).
 from firmware import events
 from tests.helpers import (
     UNDO,

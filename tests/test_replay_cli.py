@@ -1,4 +1,4 @@
-# CPython only: `python -m host_tools.replay FILE.jsonl` as a subprocess (DESIGN.md state contract).
+# CPython only: `python -m host_tools.replay FILE.jsonl` as a subprocess (docs/contracts.md state contract).
 import json
 import os
 import subprocess

@@ -64,7 +64,7 @@ def _diff(want, got, where, out):
             _diff(want[i], got[i], where + str(i) + ".", out)
         return
     if where.endswith("options.") and isinstance(want, list) and isinstance(got, list):
-        want, got = sorted(want), sorted(got)  # DESIGN.md: options order carries no meaning
+        want, got = sorted(want), sorted(got)  # docs/contracts.md: options order carries no meaning
     if want != got or type(want) is not type(got):
         out.append("%s want %r got %r" % (where[:-1], want, got))
 

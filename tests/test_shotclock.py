@@ -48,7 +48,6 @@ def test_O7_no_shot_clock_by_default():
     assert m.clock() is None and m.exts(0) == m.exts(1) == 0
     assert refused(m, EXT) == "O7"                      # no extension without a clock
     assert refused(m, TIME) == "O7"                     # no time foul either
-    assert m.s is not None and "clock" not in m.s      # the state of a match without one
 
 
 def test_O7_profiles_and_custom_times():
@@ -110,7 +109,7 @@ def test_K2_a_late_call_plays_only_the_latest_sound():
 def test_K3_one_extension_per_player_per_rack():
     m = play(new("9ball", clock="wpa", race=[3, 3]), lag(0), break_dry())   # B to shoot
     m.apply(EXT)
-    assert m.exts(1) == 0 and m.exts(0) == 1 and m.s["note"] == {"ext": 1}
+    assert m.exts(1) == 0 and m.exts(0) == 1 and m.get("note") == {"ext": 1}
     assert refused(m, EXT) == "K3"                     # only one a rack
     assert refused(m, {"t": "ext", "player": 0}) == "K3"   # only the shooter takes one
     m.apply(shot(first=1, rail=True))                  # B misses: A at the table
@@ -137,7 +136,7 @@ def test_K3_undo_gives_the_extension_back():
     m.apply(EXT)
     assert m.exts(0) == 0
     m.apply(UNDO)
-    assert m.exts(0) == 1 and m.s["note"] is None
+    assert m.exts(0) == 1 and m.get("note") is None
     m.apply(EXT)
     assert m.exts(0) == 0
 
@@ -165,7 +164,7 @@ def test_K4_time_foul_in_14_1_is_minus_one_and_the_cue_ball_as_it_lies():
     m.apply(TIME)
     s = m.state()
     assert s["players"][me]["score"] == -1 and s["players"][me]["fouls"] == 1
-    assert s["shooter"] == 1 - me and s["bih"] is None and m.s["note"]["foul"] == "K4"
+    assert s["shooter"] == 1 - me and s["bih"] is None and m.get("note")["foul"] == "K4"
     assert s["balls_left"] == 15
 
 
@@ -177,7 +176,7 @@ def test_K4_time_foul_in_8_ball_9_ball_10_ball_gives_ball_in_hand():
         s = m.state()
         assert s["shooter"] == 0 and s["bih"] == "table", game      # E10, N4, T3
         assert s["players"][1]["fouls"] == 1 and s["on_table"] == table, game
-        assert m.s["note"]["foul"] == "K4", game
+        assert m.get("note")["foul"] == "K4", game
 
 
 def test_K4_counts_toward_three_fouls():
@@ -187,7 +186,7 @@ def test_K4_counts_toward_three_fouls():
         m.apply(shot(first=1, rail=True))               # A misses
     m.apply(TIME)
     assert player(m, 0)["racks"] == 1                   # N11: the third foul loses the rack
-    assert m.s["note"]["end"] == "N11"
+    assert m.get("note")["end"] == "N11"
 
 
 def test_K4_undo_takes_the_time_foul_back():
@@ -206,12 +205,12 @@ def test_C_K2_time_foul_has_no_shot_facts_and_breaks_stay_unbroken_in_14_1():
     m.apply(TIME)                                       # the breaker's time runs out
     s = m.state()
     assert s["players"][0]["score"] == -1 and s["shooter"] == 1      # not an S4 violation
-    assert s["breaking"] and s["bih"] == "kitchen" and m.s["pending"] is None
+    assert s["breaking"] and s["bih"] == "kitchen" and m.get("pending") is None
     m.apply(break_141_ok())                             # B breaks under S4
     assert not m.state()["breaking"] and m.state()["players"][1]["score"] == 0
     m = play(new("8ball", clock="wpa"), lag(0))
     m.apply(TIME)                                       # E3: a foul on the break
-    assert m.state()["pending"]["by"] == 1 and m.s["note"]["foul"] == "K4"
+    assert m.state()["pending"]["by"] == 1 and m.get("note")["foul"] == "K4"
 
 
 # ---------------------------------------------------------------- K5: the first shot

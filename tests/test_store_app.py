@@ -1,4 +1,4 @@
-# The scoreboard with its match on flash (issue 10): a board that boots resumes the match with
+# The scoreboard with its match on flash: a board that boots resumes the match with
 # the same screen and says so, bad settings give defaults and name what was wrong, a flash that
 # can't write refuses the shot without losing anything, a new match archives the last one.
 import json
@@ -89,8 +89,8 @@ def test_a_new_match_archives_the_last_one():
     a.key("press", "5")
     assert a.mode == "setup"
     a.key("press", "5")
-    while a.store.due:  # the archive, a step a pass of the app
-        a.store.work()
+    while a.table.store.due:  # the archive, a step a pass of the app
+        a.table.store.work()
     st = Store(root)
     assert st.archived() == [1]
     old = journal.Journal(st.hist + "/1").open()

@@ -1,6 +1,6 @@
 # mp: yes
 # The store (firmware/store.py) on the board's filesystem: a blank one starts cleanly, finished
-# matches are archived with the oldest going first, settings are validated (issue 10).
+# matches are archived with the oldest going first, settings are validated.
 import json
 
 from firmware.journal import Journal

@@ -1,5 +1,5 @@
-# Every text of both languages fits every display (issue: "Language: Engli", "Chosen: Pass bac",
-# "14.1 deva", the rack number lost beside "Open table"): every screen of every game, layout and
+# Every text of both languages fits every display (no "Language: Engli", "Chosen: Pass bac",
+# "14.1 deva", no rack number lost beside "Open table"): every screen of every game, layout and
 # language, reached by walking each setup row through all its values and by random keys in
 # play, is drawn on the OLED (16x8), the 20x4 and the 16x2 LCD, and no row, list row, game line
 # or key hint is cut. The one-row summaries an alert falls back to on a crowded screen are the

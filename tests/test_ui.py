@@ -1,4 +1,5 @@
-# The Controller from key presses to events and screens: the fixes of issue 7 (RULES.md IDs).
+# The Controller from key presses to events and screens (RULES.md IDs).
+from firmware.match import Log
 from firmware.ui import Controller
 
 
@@ -330,7 +331,7 @@ def _rackq(layout="keypad", lang="en"):
     keys = "1 2 3 4 5 6 7 8 9 # 0 # 1 # 2 # 3 # 4"
     if layout == "buttons":             # no ball keys: build the shot on the keypad's model
         c.entry = list(range(1, 15))
-        c._made()
+        c.made()
     else:
         press(c, keys + " A")
     assert c.mode == "rackq"
@@ -416,7 +417,7 @@ def test_A10_rack_question_with_buttons_fits():
         assert c.mode == "play" and c.match.s["note"]["rack"] == "C-S4d"
 
 
-# ---------------------------------------------------------------- issue 7: referees' requests
+# ---------------------------------------------------------------- what a referee keys and sees
 
 def test_N1_a_ball_already_pocketed_is_refused_as_it_is_keyed():
     # 9-ball: P1 breaks in the 2; keying the 2 again is refused at once (N1), nothing entered.
@@ -492,3 +493,83 @@ def test_A11_undo_says_what_it_undid():
     c = ctl("9ball", "1")
     press(c, "D")  # the lag
     assert c.msg == ["undone_x", "lag_n"] and c.mode == "lag"
+
+
+# ---------------------------------------------------------------- the controller without storage
+
+class _BareTable:
+    # What the controller asks of its table (docs/ui-contract.md), with no store, no journal and
+    # no file: the match's log is in RAM (firmware.match.Log); each call is noted.
+    def __init__(self, saves=True):
+        self.cfg = {"game": "9ball", "p1": "Ann", "p2": "Bob", "t1": 100, "t2": 100, "r1": 2,
+                    "r2": 2, "break": None, "three": True, "nine": "win", "bright": None}
+        self.wall = False
+        self.saves = saves
+        self.calls = []
+
+    def take(self, log):
+        self.calls.append("take")
+        return log
+
+    def open(self, lang, keep=None):
+        self.calls.append(("open", lang, keep))
+        return Log()
+
+    def started(self, players):
+        self.calls.append(("started", players))
+        return ["started"]
+
+    def close(self, look=False):
+        self.calls.append(("close", look))
+
+    def setting(self, key, d):
+        self.calls.append(("setting", key, d))
+
+    def save(self, lang, bright=0):
+        self.calls.append(("save", lang))
+        return self.saves
+
+
+def test_keys_turn_into_events_with_no_storage_at_all():
+    # O1-O4 from the new-match screen, the lag, a break with the 9 (N3 win of the rack), undo
+    # (A11): all through the input map, the table asked only for the log and the start.
+    t = _BareTable()
+    c = Controller("keypad", "en", table=t)
+    press(c, "2 5")  # up from the first row wraps to "start"
+    assert c.msg == ["started"] and c.mode == "lag"
+    assert t.calls == ["take", ("open", "en", None), ("started", ["Ann", "Bob"])]
+    press(c, "1 9 A")  # P1 breaks, the 9 made on the break: P1 wins the rack (N3)
+    assert [e["t"] for e in c.match.events] == ["new", "lag", "shot"]
+    assert st(c)["players"][0]["racks"] == 1 and c.match.events[-1]["pots"] == [9]
+    press(c, "D")
+    assert c.msg[0] == "undone_x" and len(c.match.log) == 2
+    press(c, "D")  # back to the lag, then the new-match screen: the table lets the log go
+    assert c.mode == "lag"
+    press(c, "D")
+    assert c.mode == "setup" and t.calls[-2:] == [("close", False), "take"]
+
+
+def test_settings_go_to_the_table_and_a_failed_save_is_said():
+    t = _BareTable(saves=False)
+    c = Controller("buttons", "en", table=t)
+    press(c, "P2")  # the game row: one step on
+    assert t.calls[-1] == ("setting", "game", 1)
+    while c.model()["items"][c.cursor][0] != "lang":
+        press(c, "P1")
+    press(c, "P2")  # the language: changed on screen, saved by the table (which fails)
+    assert c.lang == "tr" and t.calls[-1] == ("save", "tr") and c.msg == ["cfg_not_saved"]
+    assert ["UNDO", "back"] not in c.model()["hints"]  # (nothing to go back to from setup)
+
+
+def test_the_four_button_layout_is_the_buttons_without_miss_and_ok():
+    four = Controller("four", "en", "9ball")
+    six = Controller("buttons", "en", "9ball")
+    for c in (four, six):
+        press(c, " ".join(["P1"] * (len(c.model()["items"]) - 1)) + " FOUL P1 long:UNDO")
+        while c.model()["items"][c.cursor][1] != "help":
+            press(c, "P1")
+        press(c, "FOUL")
+        assert c.mode == "help" and c.layout == "buttons" and c.model()["layout"] == "buttons"
+    rows = [[r[0] for r in c.model()["items"]] for c in (four, six)]
+    assert "MISS" not in rows[0] and "OK" not in rows[0]
+    assert [k for k in rows[1] if k not in ("MISS", "OK")] == rows[0]

@@ -93,7 +93,7 @@ def _check(md, sc, pages, t):
     why = (md, kind, pages)
     sh = st["shooter"]
     pend = st["pending"]
-    note = (md.get("s") or {}).get("note") or {}
+    note = md["match"].get("note") or {}
     if BOARDS[kind] == "digits":
         _check_digits(md, sc.wall.text(), why)
     elif sc.wall is not None:
@@ -133,10 +133,10 @@ def _check(md, sc, pages, t):
         f = p[i]["fouls"]
         if not f or st["winner"] is not None or whole:
             continue
-        if views._warned(md, i):
+        if md["match"].warned(i):
             # the warning by name, the player row's "F2!", or the one-row "-2!" / "1/5!"
             k = "score" if st["game"] == "14.1" else "racks"
-            g = md["s"]["target" if k == "score" else "race"][i]
+            g = md["match"].get("target" if k == "score" else "race")[i]
             marks = (t("warn").format(p[i]["name"]), "F%d!" % f, "%d!" % p[i][k],
                      "%d/%d!" % (p[i][k], g))
             assert [m for m in marks if m in text], why
@@ -176,7 +176,7 @@ def _check_digits(md, d, why):
         if st["winner"] is not None or big:
             continue
         mark = pos[0 if i == 0 else 7]
-        if views._warned(md, i):
+        if md["match"].warned(i):
             assert mark[0] == "=", why
         elif st["shooter"] == i and st["bih"] and not st["breaking"]:
             assert mark[0] == "H", why
@@ -303,9 +303,9 @@ def test_every_display_shows_what_the_next_shooter_needs(game, layout):
                 st = md["state"]
                 if st is None or md["mode"] not in ("play", "choice", "over", "lag"):
                     continue
-                note = md["s"]["note"] or {}
+                note = md["match"].get("note") or {}
                 seen["bih"] += bool(st["bih"])
-                seen["warn"] += views._warned(md, 0) or views._warned(md, 1)
+                seen["warn"] += md["match"].warned(0) or md["match"].warned(1)
                 seen["choice"] += bool(st["pending"])
                 seen["spot"] += bool(note.get("spot"))
                 if "end" in note:

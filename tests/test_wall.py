@@ -263,7 +263,7 @@ def test_the_wall_brightness_is_set_from_the_keypad_and_kept(machine, tmp_path):
     store = Store(str(tmp_path))
     ctl = new_controller("keypad", "en", "9ball", store=store)
     app = App(hw, ctl)
-    assert ctl.wall and ctl.cfg["bright"] == 4   # the profile's level, until one is set
+    assert ctl.table.wall and ctl.cfg["bright"] == 4   # the profile's level, until one is set
     rows = [it[0] for it in ctl.model()["items"]]
     assert rows[-2:] == ["bright", "start"], rows
     for k in "5 1 # #".split():   # start, P1 breaks, the menu

@@ -18,6 +18,20 @@ from firmware.wall_view import wall as wall_view
 # real matches through the whole app.)
 
 
+class _Match:
+    # What the wall view asks a firmware.match.Match (get, warned), from the fields given.
+    def __init__(self, s, fouls, winner):
+        self.fields = s
+        self.fouls = fouls
+        self.winner = winner
+
+    def get(self, k):
+        return self.fields[k]
+
+    def warned(self, i):  # C-S7, C-E4, C-N3
+        return self.fields["three"] and self.winner is None and self.fouls[i] >= 2
+
+
 def model(game="14.1", scores=(0, 0), shooter=0, fouls=(0, 0), bih=None, winner=None,
           breaking=False, goal=None, mode="play", three=True):
     k = "score" if game == "14.1" else "racks"
@@ -30,7 +44,7 @@ def model(game="14.1", scores=(0, 0), shooter=0, fouls=(0, 0), bih=None, winner=
     s = {"target": goal, "race": goal, "three": three}
     st = {"game": game, "players": players, "shooter": shooter, "bih": bih, "winner": winner,
           "breaking": breaking}
-    return {"mode": mode, "state": st, "s": s}
+    return {"mode": mode, "state": st, "match": _Match(s, fouls, winner)}
 
 
 def wall(*args, **kw):

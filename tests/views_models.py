@@ -9,7 +9,7 @@ def model(m, lang="en", mode=None, hints=None, **kw):
     st = m.state()
     if mode is None:
         mode = "over" if st["winner"] is not None else ("choice" if st["pending"] else "play")
-    d = {"mode": mode, "lang": lang, "s": m.s, "state": st, "entry": [], "shift": False,
+    d = {"mode": mode, "lang": lang, "match": m, "state": st, "entry": [], "shift": False,
          "msg": None, "hints": HINTS if hints is None else hints, "items": [], "cursor": 0,
          "fault": None}
     d.update(kw)

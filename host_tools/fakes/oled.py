@@ -214,7 +214,7 @@ _font = None
 
 def _glyphs():
     # (8 column bytes (MONO_VLSB) per glyph, one bytes object; the glyphs' characters) for
-    # MicroPython's 8x8 font and the Turkish glyphs: about 1 KB, where a dict took 5 KB.
+    # MicroPython's 8x8 font and the Turkish glyphs: about 1 KB, where a dict would take 5 KB.
     global _font
     if _font is None:
         buf = bytearray(8)
@@ -229,7 +229,7 @@ def _glyphs():
     return _font
 
 
-def _glyph_table():
+def glyph_table():
     # {8 column bytes (MONO_VLSB): char} for MicroPython's 8x8 font and the Turkish glyphs.
     cells, chars = _glyphs()
     return {cells[k * 8 : k * 8 + 8]: chars[k] for k in range(len(chars))}

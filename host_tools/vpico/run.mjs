@@ -34,7 +34,7 @@
 //     long sleep (the REPL waiting for input while the watchdog counts down, time.sleep(2))
 //     takes its real time, as on a board. Without it the watchdog of a board stopped at the REPL
 //     fired at once in wall time, and nothing could talk to that board (a deploy must).
-// Copied from ../shared/pico/pico-run.mjs (the project's own since issue 9).
+// Derived from ../shared/pico/pico-run.mjs; this copy is the project's own.
 import fs from 'fs';
 import { Simulator, USBCDC, ConsoleLogger, LogLevel } from 'rp2040js';
 import { decodeBlock } from 'uf2';

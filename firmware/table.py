@@ -1,0 +1,91 @@
+# The board at its table (docs/ui-contract.md): the store (firmware/store.py) where the match and
+# the settings go, the journal of the match being played, the settings and the wall panel's
+# brightness, and the new-match screen's module. The controller (firmware/ui.py) only asks it;
+# without a store everything stays in RAM.
+from firmware import unload
+from firmware.match import Log
+
+
+class Table:
+    def __init__(self, store=None, game="14.1"):
+        self.store = store  # firmware.store.Store, or None: RAM only
+        self.log = None  # the log of the controller's match (a journal, or in RAM): take()
+        self.wall = False  # a wall panel is wired: the menus set its brightness (cfg "bright")
+        self.cfg = {"game": game, "p1": "P1", "p2": "P2", "t1": 100, "t2": 100, "r1": 5,
+                    "r2": 5, "break": None, "three": True, "nine": "win", "bright": None}
+
+    def panel(self, level):
+        # A wall panel is wired at this level (its board profile's) until a setting says another.
+        self.wall = True
+        if self.cfg["bright"] is None:
+            self.cfg["bright"] = level or 1
+
+    def open(self, lang, keep=None):
+        """The log of a new match: the store archives the last one, makes the journal and saves
+        the settings a step a pass (keep: the fewest archived matches pruning keeps; None: the
+        store's rule, and None is returned if the flash is short of room, to ask first)."""
+        st = self.store
+        if st is None:
+            return self.take(None)
+        if keep is None and st.full():
+            return None
+        c = dict(self.cfg)
+        c["lang"] = lang
+        return self.take(st.start(c, keep))
+
+    def take(self, log):
+        """Take over log (a soft restart), or None: a new log in RAM; returns it."""
+        self.log = Log() if log is None else log
+        return self.log
+
+    def started(self, players):
+        # The match is under way: the new-match screen's names and code are let go; its message.
+        from firmware import setup
+
+        st = self.store
+        setup.remember(st, players)
+        unload("setup")  # its code is not needed until the next new match
+        return ["moved", st.moved] if st and st.moved else ["started"]
+
+    def close(self, look=False):
+        # Let go of the match's journal file (the new-match screen comes); look: a match was
+        # played, the room left is measured again while that screen is up.
+        self.log.close()
+        if look and self.store is not None:
+            self.store.look()
+
+    def setting(self, key, d):
+        # The new-match screen's field key one step on (firmware/setup.py); a message or None.
+        from firmware import setup
+
+        return setup.change(self.cfg, key, d, self.store)
+
+    def save(self, lang, bright=0):
+        """The settings (and the language) to settings.json, where there is a store, bright
+        first: the wall panel's brightness that many steps up or down (1-15); False if the
+        flash would not take them (what was played is saved, in the journal)."""
+        c = self.cfg
+        if bright:
+            c["bright"] = ((c["bright"] or 8) - 1 + bright) % 15 + 1
+        st = self.store
+        if st is None:
+            return True
+        c = dict(c)
+        c["lang"] = lang
+        st.cfg = c  # (what Start's step saves, if it is still to come)
+        return st.save_settings(c)
+
+    def after_screen(self):
+        # A key's screen is out: what the journal's record left for later (Journal.tidy).
+        self.log.tidy()
+
+    def work(self):
+        """One step of what the store leaves for the app's passes (Start's archive, journal,
+        settings, then pruning); a message key for the screen, or None."""
+        st = self.store
+        if st is None or not st.due:
+            return None
+        try:
+            return st.work()
+        except OSError:
+            return "not_saved"
