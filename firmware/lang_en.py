@@ -2,7 +2,7 @@
 # One constant: a single object in the heap, loaded only while English is shown. Bytes (UTF-8),
 # not a str: MicroPython finds and slices bytes by their offsets, where a str with a letter
 # beyond ASCII has each character index counted from its start (a text not looked up lately
-# took 3 ms on the virtual Pico, 7 times what it takes now on the board-like VM).
+# as a str takes 3 ms on the virtual Pico, 7 times as long as in bytes).
 T = (
     # ---- actions (key hints, help and menu lists): short labels
     b"\nmade\tMade"

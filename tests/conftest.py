@@ -7,7 +7,7 @@
 #   mp     runs code on the board-like MicroPython VM (../shared/micropython)
 #   slow   takes more than a few seconds on its own on CPython
 #   smoke  the one board-like VM run of `make check`
-#   budget guards a heap, size or time budget of README's figures
+#   budget guards a heap, size or time budget of docs/figures.md
 # `make check` runs `-m "not (vpico or mp or slow) or smoke"`; `make test` runs them all.
 import gc
 import os
@@ -41,7 +41,7 @@ def pytest_configure(config):
         config.addinivalue_line("markers", "%s: %s" % (name, text))
 
 
-# The tests that guard a budget of README's figures (the whole app's heap, the .mpy total, the
+# The tests that guard a budget of docs/figures.md (the whole app's heap, the .mpy total, the
 # per-key allocation, flash wear, a press's screen on the virtual Pico).
 BUDGET = ("test_app_frozen.py::", "test_app_mp.py::", "test_mpy_cross.py::",
           "test_micropython.py::test_a_key_press", "test_micropython.py::test_a_5000_event",
