@@ -8,6 +8,8 @@
 # firmware.rules refusal; "end_" + rack-ending rule; "rack_" + rack instruction rule; "f_" setup
 # fields; "g_" game names; "v_" setting values; "mode_" screen titles. Keep them short: a 16x2
 # LCD line holds 16 characters; longer texts are wrapped by the views.
+import gc
+
 from firmware.mem import const, unload
 
 LANGS = ("en", "tr")
@@ -28,6 +30,8 @@ def texts(lang):
     if _cur[0] != lang:
         _memo.clear()
         _cur[0] = _cur[1] = ""  # the other language's text is garbage before the new one loads
+        gc.collect()  # now: the import's own allocations would take the holes the new text's
+        # 4 KB in one piece needs (the board-like VM then runs out even at 80 KB)
         _cur[1] = __import__("firmware.lang_" + lang, None, None, ("T",)).T
         _cur[0] = lang
         unload("lang_" + lang)  # the text is kept: a switch then lets it go with _cur

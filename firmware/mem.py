@@ -14,8 +14,9 @@
 #     bytes in 2.7 ms on the Pico's 400 kHz bus, a whole frame 1,026 bytes in 23 ms. Kept.
 #   the drivers' UTF-8 byte walks (oled, lcd): indexing a screen's 107 characters as a str
 #     interns 86 names for good (1,080 bytes of name pool, 2 KB of heap), frozen or not. Kept.
-#   no gc.collect() just before a big allocation: the allocator collects by itself when no free
-#     run fits it, with the same result.
+#   gc.collect() before a language's text loads (lang.texts): the import's own allocations
+#     would otherwise take the holes its 4 KB in one piece needs; the views' tests on the
+#     board-like VM then run out at 80 KB, with it they run in 72. Kept.
 import gc
 import sys
 

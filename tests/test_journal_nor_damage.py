@@ -48,7 +48,7 @@ def test_a_power_cut_at_every_flash_operation_of_a_won_rack_and_its_undo():
     # shooter's miss, then that player's 9 (N2), one action.
     nor, fs = norflash.new_fs(64)
     with installed(fs):
-        c = Controller("buttons", "en", "9ball", table=Table(store.Store("")))
+        c = Controller("buttons", "en", "9ball", table=Table(store.Store(""), "9ball"))
         _press(c, "FOUL P1 P2")  # started, P1 breaks dry; P2 at the table
         before = _state(c.match)
         n = len(c.match.log)

@@ -16,7 +16,7 @@ HEAP = os.environ.get("MP_HEAP", "64K")
 # Modules whose code from .mpy files takes a 64 KB heap past its end (a 64 KB board has it
 # frozen): the controller with the store and the new-match screen (76 KB measured), the views
 # and the wall panels with their texts (66 and 65 KB).
-HEAPS = {"test_names_mp": "96K", "test_views_mp": "72K", "test_wall_mp": "72K"}
+HEAPS = {"test_names_mp": "96K", "test_views_mp": "72K", "test_wall_mp": "72K", "test_mash_mp": "72K"}
 MARK = "# mp: yes"
 
 
@@ -168,7 +168,7 @@ def test_a_key_press_in_play_allocates_at_most_200_bytes():
 
 FILL = """
 import gc
-from firmware import app
+from firmware import mem
 
 keep = []
 junk = []
@@ -180,7 +180,7 @@ junk = None
 gc.collect()
 top = max([id(t) for t in keep])
 low = id(tuple(range(8)))  # three blocks, after a collection: in a hole among the kept tuples
-app.collect()
+mem.collect()
 high = id(tuple(range(8)))
 print(low < top, high > top)
 """
