@@ -270,7 +270,8 @@ class Controller:
                 or who is None:
             return self.bad("long")
         g = m.get("groups")
-        money = {"9ball": 9, "10ball": 10}.get(m.get("game"))
+        gm = m.get("game")
+        money = 9 if gm == "9ball" else (10 if gm == "10ball" else 0)
         if not money and (g is None or [b for b in m.get("table") or ()
                                        if rules.group_of(b) == g[who]]):
             raise rules.Refused("E11", "group_left", m.get("names")[who])
