@@ -829,7 +829,7 @@ class _Help(_List):
         if g == "9ball":   # balls 1-9; the push out (N7)
             it[1] = ["##", "push"]
         elif g == "10ball":   # balls 1-10, every shot called (T2, C-T1, T7); the push out (T5)
-            it[1:3] = [["#0", "ball_10"], ["A", "h_called"], ["1-9 B", "h_t7"], ["##", "push"]]
+            it[1:3] = [["#0", "ball_10"], ["A", "h_called"], ["B", "not_called"], ["##", "push"]]
         return it
 
     def hints(self, c):

@@ -473,6 +473,8 @@ def _info(model, w, n=5, right=None):
     table = st["on_table"] or []
     if g == "9ball" or g == "10ball":  # the lowest ball first (N2, T2), the balls on the table
         low = _tx(model, "lowest", table[0]) if table else ""
+        if len(rack) + len(low) >= w:   # (16 columns, 10-ball: "Rack10 Lowest 10")
+            rack = rack.replace(" ", "")
         out.append(fit(rack, low, w))
         r = ranges(table)
         out.append(fit(_tx(model, "on_table"), r, w) if len(r) < w - 6 else field(r, w))
