@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # pyright: use the copy bundled in the wheel and system node; no version check online.
 export PYRIGHT_PYTHON_IGNORE_WARNINGS := 1
 
-.PHONY: venv node_modules test lint fix sim bench clean mpy deploy pull frozen test-frozen bench-pico
+.PHONY: venv node_modules test check lint fix sim bench clean mpy deploy pull frozen test-frozen bench-pico
 
 venv: $(STAMP)
 
@@ -29,8 +29,16 @@ $(STAMP): requirements-dev.txt
 	$(BIN)/python -m pip install --quiet --no-deps --target $(VENV)/mpstubs -r $(VENV)/req-stubs.txt
 	touch $@
 
+# Two pytest-xdist workers; the tests of one virtual Pico (or one frozen VM build) stay in one
+# worker, as tests/conftest.py groups them, and the longest groups start first.
+XDIST := -n 2 --dist loadgroup --no-loadscope-reorder
 test: venv node_modules
-	$(BIN)/python -m pytest -q tests
+	$(BIN)/python -m pytest -q $(XDIST) tests
+
+# The loop of a minute: the rules, journal, UI and views tests on CPython and one run of the
+# board-like VM (tests/conftest.py's markers: no virtual Pico, no other VM run, nothing slow).
+check: venv
+	$(BIN)/python -m pytest -q $(XDIST) -m "not (vpico or mp or slow) or smoke" tests
 
 # The board-like VM with the firmware frozen in (manifest.py), as a custom board image would
 # have it; needs Debian's build-essential gcc-i686-linux-gnu libc6-dev-i386-cross (about 40 s).

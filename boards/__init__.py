@@ -1,6 +1,6 @@
 # Board profiles: one module per board, the only code that imports `machine` (see README.md).
-from firmware import unload
 from firmware.app import Hardware
+from firmware.mem import unload
 
 
 def build(p, machine):

@@ -36,7 +36,8 @@ def profile():
 
 def main():
     mod, prof = profile()
-    from firmware import boot, unload
+    from firmware import boot
+    from firmware.mem import unload
 
     boot.load(boot.APP)  # the app's modules one at a time, a collection after each
     unload("boot")

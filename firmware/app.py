@@ -8,21 +8,14 @@ import sys
 from firmware import views
 from firmware.keys import ticks_diff
 from firmware.lang import texts as lang_text
+from firmware.mem import collect, const
 from firmware.table import Table
 from firmware.ui import Controller
-
-try:
-    from micropython import const
-except ImportError:
-    const = lambda x: x  # noqa: E731
 
 _ERROR_MS = const(2000)  # how long the error screen stays before the restart (< watchdog timeout)
 _HEALTHY_MS = const(3000)  # a boot is healthy once its app ran this long without an error
 _PAGE_MS = const(2500)  # how long a page of the 16x2 LCD stays before the next
 _PERIOD_MS = const(1)  # loop period: key sampling rate (contact_ms 1: two samples at least)
-
-_SPARE = const(49152)  # the free heap after a collection that collect() fills holes with
-_FILL_MAX = const(4096)  # at most this many one-block tuples (64 KB on a 32-bit board)
 
 _WORDS = {"en": ("ERROR", "restarting"), "tr": ("HATA", "yeniden başlıyor")}
 
@@ -75,11 +68,10 @@ class App:
         # that moved the controller's version, show its screen in the same pass (a key's screen
         # comes without waiting for another pass): the display's first, then the wall panel's
         # (its frame takes about 8 ms on the wire), then what the table leaves until the screen
-        # is out (Table.after_screen: the journal's writing that can wait), then collect the garbage of judging and
-        # drawing (on the board-like VM a match needs 10 KB less heap with it; judging and
-        # drawing in passes of their own, as before, saved nothing once it was there) and fill
-        # the holes it leaves (collect()). Then feed the watchdog: only a step that got here
-        # is healthy.
+        # is out (Table.after_screen: the journal's writing that can wait), then collect the
+        # garbage of judging and drawing (on the board-like VM a match needs 10 KB less heap
+        # with it) and fill the holes it leaves (collect()). Then feed the watchdog: only a
+        # step that got here is healthy.
         inp = self.hw.input
         ctl = self.ctl
         tb = self.table
@@ -121,35 +113,6 @@ class App:
         wdt = self.hw.wdt
         if wdt is not None:
             wdt.feed()
-
-
-def collect():
-    # gc.collect(), then the holes it leaves among the live code and data (about 100 KB on a
-    # Pico) filled: after a collection MicroPython's allocator looks for each object of two
-    # blocks or more from the lowest free block up, and a key's screen took 10 ms to render
-    # instead of 6 (virtual Pico). A chain of one-block tuples, let go at once (garbage until the
-    # next collection), fills them until 64 in a row come one after the other from a free run,
-    # the free heap above the live data, where the next key's objects then come from. (This
-    # function's frame is on the heap: it is made before the collection, so that letting it go
-    # does not send the allocator back down.) Only with heap to spare (a small heap keeps its
-    # holes for the next key), and where id() is an address (MicroPython).
-    gc.collect()
-    mem_free = getattr(gc, "mem_free", None)
-    if mem_free is None or mem_free() < _SPARE:
-        return
-    t = None
-    run = 0
-    last = 0
-    step = 0
-    for _ in range(_FILL_MAX):
-        t = (t,)
-        a = id(t)
-        d = a - last
-        run = run + 1 if d == step else 0  # each at the same distance (a block on a board) ...
-        if run >= 64:
-            return  # ... 64 times: a free run
-        step = d
-        last = a
 
 
 def show(display, rendered):

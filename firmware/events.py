@@ -6,11 +6,12 @@ CHOICES = ("accept", "rerack", "kitchen", "spot8", "shoot", "pass")
 
 _FIELDS = {
     "new": ("game", "players", "target", "race", "break", "three_foul", "nine_on_break",
-            "ten_on_break", "lang"),
+            "ten_on_break", "lang", "clock"),
     "lag": ("breaker",),
     "shot": ("first", "pots", "rail", "break_rails", "cue_rail", "off", "call", "made",
              "cue_in_rack", "ball_in_rack", "ball_in_kitchen", "foul"),
     "choose": ("option", "breaker", "by"),
+    "ext": ("player",),     # K3: the shooter takes a shot-clock extension
     "undo": (),
 }
 _BOOLS = ("rail", "cue_rail", "made", "cue_in_rack", "ball_in_rack", "ball_in_kitchen",
@@ -50,6 +51,29 @@ def _balls(ev, k):
             raise BadEvent(k + " must be a list of ball numbers")
 
 
+def _clock(v):
+    # O7: null (no shot clock), a profile's name, or custom seconds (firmware/shotclock.py).
+    if v is None or v in ("wpa", "tv"):
+        return
+    bad = "clock must be null, wpa, tv or {shot, first, ext, exts, warn}"
+    if not isinstance(v, dict):
+        raise BadEvent(bad)
+    for k in v:
+        if k not in ("shot", "first", "ext", "exts", "warn", "push"):
+            raise BadEvent(bad)
+    for k in ("shot", "first", "ext", "exts", "warn"):
+        n = v.get(k)
+        if not isinstance(n, int) or isinstance(n, bool) or \
+                n < (1 if k in ("shot", "first") else 0) or \
+                n > (9 if k == "exts" else 600):
+            raise BadEvent("clock " + k + " must be a whole number (seconds up to 600, "
+                           "extensions up to 9)")
+    if v["warn"] >= v["shot"]:
+        raise BadEvent("clock warn must be less than shot")
+    if "push" in v and not isinstance(v["push"], bool):
+        raise BadEvent("clock push must be true or false")
+
+
 def check(ev):
     """Raise BadEvent unless ev is a well-formed event dict."""
     if not isinstance(ev, dict):
@@ -83,6 +107,7 @@ def check(ev):
             raise BadEvent("ten_on_break must be spot or win")  # O6
         if ev.get("lang") not in (None, "en", "tr"):
             raise BadEvent("lang must be en or tr")
+        _clock(ev.get("clock"))
     elif t == "lag":
         b = ev.get("breaker")
         if b is None or not _player(b):
@@ -102,6 +127,9 @@ def check(ev):
         f = ev.get("foul")
         if f is not None and not isinstance(f, str):
             raise BadEvent("foul must be a rule ID such as G5.4")
+    elif t == "ext":
+        if not _player(ev.get("player")):
+            raise BadEvent("player must be 0 or 1")
     elif t == "choose":
         if ev.get("option") not in CHOICES:
             raise BadEvent("option must be one of " + ", ".join(CHOICES))

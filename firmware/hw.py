@@ -1,6 +1,6 @@
 # Wiring, used once at boot: display drivers and input built from buses and pins passed in (no
 # `machine` here). Board profiles (boards/*.py) make the machine.I2C/SPI/Pin objects and call
-# display() and keys(), then let this module go (firmware.unload("hw")); the host simulator and
+# display() and keys(), then let this module go (firmware.mem.unload("hw")); the host simulator and
 # the tests call them with fakes, so all share this wiring code.
 
 def display(kind, i2c=None, spi=None, cs=None, addr=0, sleep_ms=None, np=None, size=(32, 8),
@@ -22,17 +22,11 @@ def display(kind, i2c=None, spi=None, cs=None, addr=0, sleep_ms=None, np=None, s
 
         return Matrix(spi, cs, size[0], size[1], brightness=brightness, **(wiring or {}))
     if kind == "oled" or kind == "sh1106":
+        from firmware.drivers import oled_i2c  # on micropython-lib's ssd1306 (/lib on a board)
         from firmware.drivers.oled import Oled
 
-        if kind == "oled":
-            import ssd1306  # micropython-lib driver, /lib on a board, firmware/lib on the host
-
-            d = ssd1306.SSD1306_I2C(128, 64, i2c, addr or 0x3C)
-        else:
-            from firmware.drivers.sh1106 import SH1106_I2C
-
-            d = SH1106_I2C(128, 64, i2c, addr or 0x3C)
-        return Oled(d)
+        cls = oled_i2c.SSD1306W_I2C if kind == "oled" else oled_i2c.SH1106_I2C
+        return Oled(cls(128, 64, i2c, addr or 0x3C))
     if kind == "lcd20" or kind == "lcd16":
         from firmware.drivers.lcd import Lcd
 

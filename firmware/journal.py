@@ -44,17 +44,12 @@ import os
 import struct
 import sys
 
-from firmware import unload
-
 try:
     from binascii import crc32
 except ImportError:  # a port built without it
     crc32 = None
 
-try:
-    from micropython import const
-except ImportError:
-    const = lambda x: x  # noqa: E731
+from firmware.mem import const, unload
 
 _K = const(16)  # a snapshot every _K events of depth (match._K)
 _R = const(4)  # records a file
@@ -360,7 +355,7 @@ class Journal:
         folder's pack, the next record's new file (and folder). None is needed for the record
         to count (a journal without them reads the same, with more records to read; an empty
         file holds none), so the app calls this once the event's screen is out (on the
-        virtual Pico a snapshot took 3-7 ms, a new folder 14 ms); every other operation calls
+        virtual Pico a snapshot takes 3-7 ms, a new folder 14 ms); every other operation calls
         it first, so the order on flash is as if it were done at once. A failure leaves the
         journal as flash holds it (reopened)."""
         due = self._due

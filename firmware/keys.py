@@ -3,10 +3,7 @@
 # One module (a board loads one input kind; each module more costs heap).
 import time
 
-try:
-    from micropython import const
-except ImportError:
-    const = lambda x: x  # noqa: E731
+from firmware.mem import const
 
 # ---------------------------------------------------------------- ms ticks
 # Tick arithmetic that wraps like MicroPython's ticks_ms (period 2**30); native where available.

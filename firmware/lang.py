@@ -1,30 +1,22 @@
 # Screen texts in English and Turkish: t(lang, key) looks a key up in firmware/lang_<lang>.py.
 # Each of those holds one constant T (bytes for English, a str for Turkish), "\nkey\ttext" per
-# entry, so no dict, tuple or per-text object is built (a tuple of the texts took 16 KB of heap).
-# Only the language on screen is loaded: a switch lets the other one go (each text is about 3 KB
-# of heap).
+# entry, so no dict, tuple or per-text object is built (a tuple of the texts would take 16 KB of
+# heap). Only the language on screen is loaded: a switch lets the other one go (each text is
+# about 4 KB of heap).
 # "{}" marks an argument (str.format).
 # Keys: action keys of docs/ui-contract.md as they are; "m_" + message key; "r_" + key of a
 # firmware.rules refusal; "end_" + rack-ending rule; "rack_" + rack instruction rule; "f_" setup
 # fields; "g_" game names; "v_" setting values; "mode_" screen titles. Keep them short: a 16x2
 # LCD line holds 16 characters; longer texts are wrapped by the views.
-import gc
-
-from firmware import unload
-
-try:
-    from micropython import const
-except ImportError:
-    const = lambda x: x  # noqa: E731
+from firmware.mem import const, unload
 
 LANGS = ("en", "tr")
 _cur = ["", ""]  # [language, its T]
 # The texts looked up lately, by key (the language on screen's). Finding a key in T walks up to
 # 3 KB, and with letters beyond ASCII in T every index is a walk from its start: about 30 us a
 # text on the board-like VM on a PC, 13 texts a screen. A screen looks up much the same texts as
-# the one before, and a hit makes no new string. Measured: a render in a quarter of the time, a
-# key's screen on the virtual Pico in 84.5 ms instead of 118; the whole app needs about 3 KB more
-# heap.
+# the one before, and a hit makes no new string: a render takes a quarter of the time, for about
+# 3 KB of heap.
 _memo = {}
 _MEMO = const(40)  # at most this many; then it starts again
 
@@ -35,11 +27,10 @@ def texts(lang):
         lang = "en"
     if _cur[0] != lang:
         _memo.clear()
-        _cur[0] = _cur[1] = ""  # let the other language's text go first
-        gc.collect()  # and be gone: the new one needs about 3 KB in one piece
+        _cur[0] = _cur[1] = ""  # the other language's text is garbage before the new one loads
         _cur[1] = __import__("firmware.lang_" + lang, None, None, ("T",)).T
         _cur[0] = lang
-        unload("lang_" + lang)  # the text is kept, the module's code let go
+        unload("lang_" + lang)  # the text is kept: a switch then lets it go with _cur
     return _cur[1]
 
 

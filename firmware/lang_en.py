@@ -2,7 +2,7 @@
 # One constant: a single object in the heap, loaded only while English is shown. Bytes (UTF-8),
 # not a str: MicroPython finds and slices bytes by their offsets, where a str with a letter
 # beyond ASCII has each character index counted from its start (a text not looked up lately
-# took 3 ms on the virtual Pico, 7 times what it takes now on the board-like VM).
+# as a str takes 3 ms on the virtual Pico, 7 times as long as in bytes).
 T = (
     # ---- actions (key hints, help and menu lists): short labels
     b"\nmade\tMade"
@@ -33,6 +33,8 @@ T = (
     b"\nlang\tLanguage"
     b"\nwon_rack\tWon rack"
     b"\ntouch\tTouch G5.4"
+    b"\ntime\tTime K4"
+    b"\next\tExtension"
     b"\ndouble\tDouble G5.11"
     b"\noff\tBall off"
     b"\nbad_break\tBad break"
@@ -106,10 +108,16 @@ T = (
     b"\nr_nothing\tNothing to undo"
     b"\nr_group_left\t{}: group not down"
     b"\nr_journal\tJournal damaged"
+    b"\nr_no_clock\tNo shot clock"
+    b"\nr_time_facts\tTime foul: no shot"
+    b"\nr_ext_turn\tExtension: {} only"
+    b"\nr_no_ext\t{}: no extension"
     # ---- notes (what the last event did)
     b"\nfoul_n\tFoul {}"
     b"\nviol_n\tViol. {}"
     b"\npen\t-{} pt"
+    b"\nfoul_K4\tTime foul K4"
+    b"\next_n\t{}: extension"
     b"\nspot_n\tSpot {} ball(s)"
     b"\nspot_b\tSpot {}"
     b"\nrack_S10\tRe-rack 14"

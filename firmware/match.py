@@ -2,11 +2,7 @@
 import json
 
 from firmware import rules
-
-try:
-    from micropython import const
-except ImportError:
-    const = lambda x: x  # noqa: E731
+from firmware.mem import const
 
 _K = const(16)   # a snapshot every _K accepted events; undo/rebuild replays fewer than _K
 
@@ -260,3 +256,15 @@ class Match:
             "winner": s["winner"], "players": players,
         }
 
+    # ---- shot clock (O7, K3): what the clock's screens and the controller read
+
+    def clock(self):
+        """The match's shot-clock profile (firmware/shotclock.py PROFILES' fields; the state's
+        own dict: read it, never change it) or None: no match, or no shot clock (O7's default)."""
+        s = self.s
+        return None if s is None else s.get("clock")
+
+    def exts(self, i):
+        """Player i's extensions left in this rack (K3); 0 without a shot clock."""
+        s = self.s
+        return 0 if s is None or "exts" not in s else s["exts"][i]

@@ -21,5 +21,9 @@ MESSAGES = {
     "unknown_foul": "{} is not a foul the referee can call here",
     "nothing": "nothing to undo",
     "group_left": "{}'s group is not down (or the table is open)",
+    "no_clock": "this match has no shot clock",
+    "time_facts": "a time foul is a shot not taken: no balls, rails or call",
+    "ext_turn": "only the shooter, {}, can take an extension",
+    "no_ext": "{} has no extension left in this rack",
     "journal": "the journal on flash is damaged before this point: no undo further back",
 }

@@ -1,10 +1,6 @@
 # Rules core: judges one event against RULES.md on a plain state dict (no I/O, no clock).
-from firmware import unload
 
-try:
-    from micropython import const
-except ImportError:
-    const = lambda x: x  # noqa: E731
+from firmware.mem import const, unload
 
 # Fields of a player record s["p"][i] (a list, cheap to copy).
 SCORE = const(0)
@@ -30,6 +26,11 @@ OPTIONS = {
 # Fouls a referee may call that the shot facts can't show.
 CALLED_FOULS = ("G5.1", "G5.2", "G5.3", "G5.4", "G5.5", "G5.6", "G5.7", "G5.8", "G5.9",
                 "G5.10", "G5.11", "G5.12", "G5.14", "G19", "G20", "E9")  # G5.14: an intentional foul
+# K4, the shot clock run out, is a foul event too (a standard foul, judged as a called one),
+# recorded by the clock rather than chosen from the referee's list: {"foul": "K4"} (C-K2).
+# Shot facts a time foul (K4: no shot was taken) can't have.
+_FACTS = ("first", "pots", "off", "rail", "break_rails", "cue_rail", "call", "made",
+          "cue_in_rack", "ball_in_rack", "ball_in_kitchen")
 
 class Refused(Exception):
     """An event not allowed now; the state is left as it was. key names the refusal's text
@@ -72,6 +73,11 @@ def new_state(ev):
     }
     if g == "10ball":
         s["ten"] = ev.get("ten_on_break") or "spot"    # O6
+    if ev.get("clock") is not None:                    # O7: only a match with a shot clock
+        from firmware.shotclock import profile
+
+        s["clock"] = c = profile(ev["clock"])
+        s["exts"] = [c["exts"], c["exts"]]             # K3: extensions left per player
     return s
 
 
@@ -149,8 +155,32 @@ def _check_shot(s, ev):
                 and call not in pots:
             raise Refused("C-T1" if g == "10ball" else "A8", "made_call", call)
     f = ev.get("foul")
-    if f is not None and f not in CALLED_FOULS:
+    if f == "K4":
+        if "clock" not in s:
+            raise Refused("O7", "no_clock")
+        for k in _FACTS:
+            if ev.get(k):
+                raise Refused("K4", "time_facts")
+    elif f is not None and f not in CALLED_FOULS:
         raise Refused("G5", "unknown_foul", f)
+
+
+def _ext(s, ev):
+    """K3: the shooter takes one of their extensions (only with a shot clock, none during a
+    choice: K6)."""
+    if "clock" not in s:
+        raise Refused("O7", "no_clock")
+    pend = s["pending"]
+    if pend:
+        raise Refused("K6", "pending", s["names"][pend[0]], ", ".join(OPTIONS[pend[1]]))
+    me = s["shooter"]
+    i = ev.get("player")
+    if i is not None and i != me:
+        raise Refused("K3", "ext_turn", s["names"][me])
+    if not s["exts"][me]:
+        raise Refused("K3", "no_ext", s["names"][me])
+    s["exts"][me] -= 1
+    s["note"] = {"ext": me}
 
 
 def _check_choose(s, ev):
@@ -377,9 +407,13 @@ def apply(s, ev):
     if s["shooter"] is None:
         raise Refused("A11", "no_lag")
     before = s["shooter"]
+    rack = s["rack"]
     if t == "choose":
         _check_choose(s, ev)
         _choose(s, ev)
+    elif t == "ext":
+        _ext(s, ev)
+        return s
     else:
         ev = _as_facts(ev)
         _check_shot(s, ev)
@@ -387,4 +421,6 @@ def apply(s, ev):
     after = s["shooter"]
     if after is not None and after != before:          # A2: the table passed
         s["p"][0][RUN] = s["p"][1][RUN] = 0
+    if s["rack"] != rack and "exts" in s:              # K3: extensions are a rack's (A3)
+        s["exts"][0] = s["exts"][1] = s["clock"]["exts"]
     return s

@@ -14,7 +14,7 @@ def shot(s, ev):
     scratch, cue_off = 0 in pots, 0 in off
     call = ev.get("call")
     made = call != "safety" and ev.get("made") and obj   # A8: the called or obvious ball
-    if s["breaking"]:
+    if s["breaking"] and ev.get("foul") != "K4":  # C-K2: a time foul leaves the rack unbroken
         s["breaking"] = False
         cond2 = ev.get("first") is not None and ev.get("cue_rail") and \
             (ev.get("break_rails") or 0) >= 2
@@ -47,7 +47,8 @@ def shot(s, ev):
             s["bih"] = "kitchen"
             return
         s["shooter"] = op
-        s["bih"] = "kitchen" if scratch or cue_off or foul == "G5.14" else None  # S7, S9
+        # S7, S9; a rack still to break is broken from the kitchen (G2, C-K2)
+        s["bih"] = "kitchen" if scratch or cue_off or foul == "G5.14" or s["breaking"] else None
         return
     p[me][FOULS] = 0                                   # C-S3
     s["bih"] = None

@@ -26,11 +26,7 @@ from firmware.journal import ints as _ints
 from firmware.journal import mkdir as _mkdir
 from firmware.journal import read as _read
 from firmware.match import Log
-
-try:
-    from micropython import const
-except ImportError:
-    const = lambda x: x  # noqa: E731
+from firmware.mem import const
 
 _KEEP = const(20)  # archived matches kept at most
 _FREE = const(40)  # percent of the filesystem's blocks left free for the new match

@@ -2,8 +2,8 @@
 # the settings go, the journal of the match being played, the settings and the wall panel's
 # brightness, and the new-match screen's module. The controller (firmware/ui.py) only asks it;
 # without a store everything stays in RAM.
-from firmware import unload
 from firmware.match import Log
+from firmware.mem import unload
 
 
 class Table:

@@ -7,12 +7,8 @@
 # what the handlers use).
 from firmware import rules
 from firmware.match import Match
+from firmware.mem import const
 from firmware.table import Table
-
-try:
-    from micropython import const
-except ImportError:
-    const = lambda x: x  # noqa: E731
 
 # The labels of an input map's hints (_LAYOUTS), by what the key does.
 _UNDO = const(0)

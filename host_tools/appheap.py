@@ -17,10 +17,10 @@ HEAP = "120K"  # the short test matches with the match in RAM: the OLED 9-ball o
 
 # The app's modules, which mp_app loads as boards/main.py does (firmware.boot.APP), and each
 # kind's, which firmware.hw imports when building.
-_OLED = ("ssd1306", "firmware.drivers.oled")
+_OLED = ("ssd1306", "firmware.drivers.oled_i2c", "firmware.drivers.oled")
 _LCD = ("firmware.drivers.lcd",)
 MODULES = {"app": boot.APP,
-           "oled": _OLED, "sh1106": _OLED + ("firmware.drivers.sh1106",), "lcd20": _LCD,
+           "oled": _OLED, "sh1106": _OLED, "lcd20": _LCD,
            "lcd16": _LCD, "digits": ("firmware.drivers.digits", "firmware.views_digits"),
            "keypad": ("firmware.keys",), "buttons": ("firmware.keys",)}
 

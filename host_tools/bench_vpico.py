@@ -39,6 +39,7 @@ import time
 from pathlib import Path
 
 from host_tools import deploy, figures, sim, vpico
+from host_tools.mpy import ROOT
 
 # Setup: up to Start, ok; P1 breaks; a dry break, made balls, misses, a foul, a safety...; then
 # the screens that change most: three fouls in a row by P2 (the warning after the second, the
@@ -220,7 +221,9 @@ class _Gc:
 def _watched(app):
     import gc
 
-    app.gc = _Gc(gc)
+    from firmware import mem
+
+    mem.gc = app.gc = _Gc(gc)  # (collect() is firmware.mem's)
     return app
 """
 
@@ -310,6 +313,33 @@ def flash_timed(tree: Path, keys: list[str]) -> list[dict]:
         return rows
 
 
+# Figures the virtual-Pico tests measure on their way (deploy and mpremote times, the journal
+# cuts a power cut hit): each test module keeps them in build/figures/MODULE.json when its board
+# is done (save_test_figures), and `make bench-pico` prints the latest (--tests: only those).
+FIGURES = ROOT / "build" / "figures"
+
+
+def save_test_figures(module: str, figures: dict) -> Path:
+    import json
+
+    FIGURES.mkdir(parents=True, exist_ok=True)
+    path = FIGURES / (module + ".json")
+    path.write_text(json.dumps(figures, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return path
+
+
+def print_test_figures() -> None:
+    import json
+
+    paths = sorted(FIGURES.glob("test_*.json"))
+    if not paths:
+        print("  figures of the tests: none yet (make test writes them to %s)" % FIGURES)
+    for path in paths:
+        print("  figures of tests/%s.py (the last make test):" % path.stem)
+        for k, v in sorted(json.loads(path.read_text(encoding="utf-8")).items()):
+            print("    %s: %s" % (k, v))
+
+
 def main(argv: list[str]) -> int:
     from host_tools import cli
 
@@ -328,7 +358,12 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--wall", choices=vpico.WALLS + ("none",),
                     help="with --heap: the wall panel (default neopixel)")
     ap.add_argument("--race", type=int, metavar="N", help="with --heap: the race (default 5)")
+    ap.add_argument("--tests", action="store_true",
+                    help="only print the figures the last make test's virtual-Pico tests saved")
     ns = ap.parse_args(argv)
+    if ns.tests:
+        print_test_figures()
+        return 0
     kw: dict = {k: v for k, v in (("display", ns.display), ("wall", ns.wall), ("race", ns.race))
                 if v is not None}
     if kw and not ns.heap:
@@ -392,6 +427,7 @@ def main(argv: list[str]) -> int:
         print_presses(rows, "wall_ms")
     flash_timed(tree, keys)
     print_heap(heap_match())
+    print_test_figures()
     return 0
 
 

@@ -2,9 +2,7 @@
 from firmware import hw
 from firmware.app import Hardware
 from host_tools import fakes  # puts firmware/lib (and on CPython framebuf) on sys.path
-from host_tools.fakepins import FakeMatrix, FakePin
-
-BUTTONS = ("P1", "P2", "FOUL", "UNDO", "MISS", "OK")
+from host_tools.fakepins import BUTTONS, FakeMatrix, FakePin
 
 
 def _no_sleep(ms):

@@ -8,8 +8,8 @@ OLED glyphs are 8x8 in MicroPython's font style (capitals on rows 0-6, small let
 fits. LCD glyphs are 5x8 HD44780 CGRAM patterns (o/u-umlaut come from ROM A00).
 """
 
-TR = "ıİşŞğĞçÇöÖüÜ"
-LCD_TR = "ıİşŞğĞçÇÖÜ"
+TR = "ıİşŞğĞçÇÖÜöü"  # firmware/drivers/__init__.py's order
+LCD_TR = "ıİşŞğĞçÇÖÜ"  # the first ten: the letters HD44780 ROM A00 lacks
 
 OLED = {
     "ı": """

@@ -15,7 +15,7 @@ from __future__ import annotations  # noqa: I001 (the fakes first: they put the 
 from PIL import Image, ImageDraw
 
 from host_tools.fakes import oled as oled_fake
-from firmware.drivers.oled import TR
+from firmware.drivers import TR
 
 OLED_ON = (120, 200, 255)
 OLED_OFF = (0, 0, 0)
@@ -26,7 +26,7 @@ SEG_ON = (255, 40, 30)
 SEG_OFF = (45, 10, 10)
 
 
-BASE = "iIsSgGcCoOuU"  # the ASCII letter standing in for each Turkish letter of TR
+BASE = "iIsSgGcCOUou"  # the ASCII letter standing in for each Turkish letter of TR
 
 
 def base(ch):

@@ -1,40 +1,9 @@
 # mp: yes
-# Plain test helpers (no pytest): build events, play them, read the state contract.
+# Plain test helpers (no pytest): positions, common shots and checks of the state contract; the
+# events themselves come from tests/builders.py.
 from firmware import rules
 from firmware.match import Match
-
-
-def new(game, **kw):
-    ev = {"t": "new", "game": game, "players": ["A", "B"]}  # type: dict
-    ev.update(kw)
-    return ev
-
-
-def shot(**kw):
-    ev = {"t": "shot"}  # type: dict
-    ev.update(kw)
-    return ev
-
-
-def choose(option, **kw):
-    ev = {"t": "choose", "option": option}  # type: dict
-    ev.update(kw)
-    return ev
-
-
-UNDO = {"t": "undo"}
-
-
-def lag(breaker=0):
-    return {"t": "lag", "breaker": breaker}
-
-
-def play(*evs):
-    """A Match after the given events; every event must be accepted."""
-    m = Match()
-    for ev in evs:
-        m.apply(ev)
-    return m
+from tests.builders import UNDO, choose, lag, new, play, pot, pot141, shot  # noqa: F401
 
 
 def refused(m, ev):
@@ -61,11 +30,6 @@ def break_141_ok():
     return shot(first=1, break_rails=2, cue_rail=True, rail=True)
 
 
-def pot141(n=1, ball=1):
-    """A called ball made in 14.1 plus n - 1 extra balls (S5)."""
-    return shot(first=ball, call=ball, pots=list(range(1, n + 1)), made=True, rail=True)
-
-
 def miss(first=1):
     return shot(first=first, rail=True)
 
@@ -89,11 +53,6 @@ def bad_break_141(**kw):
 def made_break_141():
     """S4 (1): a called ball made on the 14.1 break."""
     return shot(first=1, call=1, pots=[1], made=True, rail=True)
-
-
-def pot(b, *more):
-    """b called and made, plus any extra balls, first contact b."""
-    return shot(first=b, call=b, pots=[b] + list(more), made=True, rail=True)
 
 
 # Common positions and checks.

@@ -3,9 +3,9 @@
 from firmware import stjson
 from firmware.events import check as check_event
 from firmware.ui import Controller
+from host_tools.fakepins import BUTTONS
 
 KEYPAD = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "*", "#")
-BUTTONS = ("P1", "P2", "FOUL", "UNDO", "MISS", "OK")
 NAMES = KEYPAD + BUTTONS  # both layouts' names go to either layout (wrong ones must be refused)
 # kind by a number 0..99: mostly presses, some long presses, a few stuck and chattering keys
 KINDS = (("press", 80), ("long", 92), ("stuck", 96), ("chatter", 100))

@@ -125,8 +125,9 @@ def mount_flash():
 class Board:
     # Built in steps (build()), as a board's main.py runs: the display, the keys, the app.
     def build(self, kind, layout, lang, game, error_ms, store="-"):
-        from firmware import hw, unload
+        from firmware import hw
         from firmware.app import Hardware, Runner
+        from firmware.mem import unload
 
         st = None
         if store == "lfs":
@@ -237,7 +238,8 @@ def main():
     import mp_argv  # pyright: ignore[reportMissingImports]  (written by host_tools/mpy.py)
 
     args = mp_argv.ARGV[1:]
-    from firmware import boot, unload
+    from firmware import boot
+    from firmware.mem import unload
 
     boot.load(args[0].split(","))  # as boards/main.py does
     unload("boot")

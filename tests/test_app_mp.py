@@ -82,11 +82,12 @@ def test_straight_pool_on_the_sh1106_in_turkish():
 
 
 INTERN_PROBE = """
-import micropython, ssd1306
+import micropython
 from firmware.drivers.lcd import Lcd
+from firmware.drivers.oled_i2c import SSD1306W_I2C
 from firmware.drivers.oled import Oled
 from tests.mp_app import Bus
-oled = Oled(ssd1306.SSD1306_I2C(128, 64, Bus(), 0x3C))
+oled = Oled(SSD1306W_I2C(128, 64, Bus(), 0x3C))
 lcd = Lcd(Bus(), 0x27, 20, 4, sleep_ms=lambda ms: None)
 text = bytes(range(32, 127)).decode() + "ıİşŞğĞçÇöÖüÜé€\\x01"
 micropython.qstr_info()

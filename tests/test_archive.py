@@ -204,7 +204,7 @@ def test_power_cut_at_every_flash_operation_of_start(free_pct):
         with installed(fs2):
             assert b.msg in (None, ["bad_settings", "bright"]) or b.msg[0] == "resumed", b.msg
             assert _settings(b.cfg) == _settings(cfg), (n, how, b.cfg)
-            got = _lengths(b.store)
+            got = _lengths(b.table.store)
             for k, v in got.items():
                 assert want[k] == v, (n, how, k, v)  # every match listed is whole
             cur = len(b.match.log)

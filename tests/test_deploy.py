@@ -28,11 +28,13 @@ SETTLE_MS = 250  # a press (80 ms), the debounce and a few loop passes, in emula
 
 
 @pytest.fixture(scope="module")
-def rig(tmp_path_factory):
+def rig(tmp_path_factory, board_build):
     tmp = tmp_path_factory.mktemp("deploy")
-    tree = deploy.build(tmp / "board")
+    tree = board_build
+    figures: dict = {}
     with vpico.VPico(flash=tmp / "flash.bin", fresh=True) as b:
-        yield {"board": b, "tree": tree, "tmp": tmp, "done": [], "figures": {}}
+        yield {"board": b, "tree": tree, "tmp": tmp, "done": [], "figures": figures}
+    bench_vpico.save_test_figures("test_deploy", figures)  # make bench-pico prints them
 
 
 def first_screen():
@@ -486,10 +488,6 @@ def test_a_deploy_cut_short_says_so_and_the_next_one_finishes_it(rig):
     assert "firmware/lang_en.mpy" in res["copied"]
     _resumes_exactly(b, rig, s)  # "Made" again: the build of the rig
     assert "deploy.flag" not in b.listdir("/")
-
-
-def test_figures(rig):
-    print("\nvirtual Pico figures:", rig["figures"])
 
 
 def _new_match_keys():

@@ -76,10 +76,10 @@ def test_a_port_that_is_not_micropython():
         os.close(master)
 
 
-def test_the_format_check(tmp_path):
+def test_the_format_check(board_build):
     info = {"impl": "micropython", "mpy": 5 | (2 << 8), "version": [1, 19, 1],
             "machine": "Raspberry Pi Pico with RP2040"}
-    tree = deploy.build(tmp_path / "board")
+    tree = board_build
     files = deploy.files_for(tree, "pico")
     with pytest.raises(deploy.DeployError, match=r"loads \.mpy format 5\.2.*is format 6"):
         deploy.check(info, "pico", "6.3", files)
@@ -98,10 +98,10 @@ needs_vpico = pytest.mark.skipif(vpico.missing() is not None, reason=str(vpico.m
 
 
 @pytest.fixture(scope="module")
-def board(tmp_path_factory):
+def board(tmp_path_factory, board_build):
     tmp = tmp_path_factory.mktemp("errors")
     with vpico.VPico(flash=tmp / "flash.bin", fresh=True) as b:
-        yield b, deploy.build(tmp / "board"), tmp
+        yield b, board_build, tmp
 
 
 @needs_vpico
@@ -141,12 +141,12 @@ def test_not_enough_flash(board):
     assert sorted(b.listdir("/")) == ["fill.bin"]  # nothing copied
 
 
-def test_deploy_removes_the_projects_files_it_does_not_install(tmp_path):
+def test_deploy_removes_the_projects_files_it_does_not_install(board_build):
     # What a board holds after `mpremote mip install` (sources beside the build's .mpy, both
     # profiles, lib/ssd1306.py, and a mip install without --target under /lib), an older build
     # (a module since dropped, a folder) and the user's own files: the plan removes exactly the
     # project's files it does not install, then the folders left empty, deepest first.
-    tree = deploy.build(tmp_path / "board")
+    tree = board_build
     files = deploy.files_for(tree, "pico")
     mine = {p: 1 for p in files}
     leftovers = ["firmware/app.py", "firmware/lang_en.py", "firmware/drivers/oled.py",

@@ -4,10 +4,9 @@
 from host_tools import fakes  # noqa: I001
 from host_tools.fakes import oled as fo
 
-import ssd1306  # noqa: E402  (vendored micropython-lib driver, firmware/lib)
 
 from firmware.drivers.oled import Oled  # noqa: E402
-from firmware.drivers.sh1106 import SH1106_I2C  # noqa: E402
+from firmware.drivers.oled_i2c import SH1106_I2C, SSD1306W_I2C  # noqa: E402
 
 ENGLISH = [
     "Ann      57/100",
@@ -33,7 +32,7 @@ TURKISH = [
 
 def make(sh=False):
     i2c = fakes.FakeI2C()
-    disp = SH1106_I2C(128, 64, i2c) if sh else ssd1306.SSD1306_I2C(128, 64, i2c)
+    disp = SH1106_I2C(128, 64, i2c) if sh else SSD1306W_I2C(128, 64, i2c)
     return i2c, disp, Oled(disp)
 
 

@@ -5,6 +5,8 @@
 import contextlib
 import json
 
+import pytest
+
 from firmware import journal
 from firmware.match import Match
 from tests.helpers import long_141
@@ -143,9 +145,12 @@ def _recover(fs):
         return m.state()
 
 
-def test_power_cut_at_every_byte_of_every_write():
+@pytest.fixture(scope="module")
+def recorded():
+    """Every write the journal makes across the match: (files before, folders, path, data, index
+    of the event), and the states before and after each event."""
     fs = MemFS()
-    writes = []  # (files before, folders, path, data, state before, index of the event)
+    writes = []
     now = {}
 
     def hook(fs, path, data):
@@ -160,9 +165,25 @@ def test_power_cut_at_every_byte_of_every_write():
             states.append(json.dumps(m.state()))
             m.apply(ev, False)
         states.append(json.dumps(m.state()))
-    assert len(writes) > 1000
+    return writes, states
+
+
+def test_a_1000_event_match_makes_more_than_50000_cut_points(recorded):
+    writes, states = recorded
+    assert len(writes) > 1000 and len(states) == 1001
+    assert sum(len(w[3]) for w in writes) > 50000
+
+
+# The writes in SHARDS parts (every SHARDS-th write from part's), tests of their own that
+# pytest-xdist's workers share.
+SHARDS = 4
+
+
+@pytest.mark.parametrize("part", range(SHARDS))
+def test_power_cut_at_every_byte_of_every_write(recorded, part):
+    writes, states = recorded
     cuts = 0
-    for files, dirs, path, data, i in writes:
+    for files, dirs, path, data, i in writes[part::SHARDS]:
         old = files.get(path, b"")
         for b in range(len(data)):
             torn = MemFS(files, dirs)
@@ -170,6 +191,4 @@ def test_power_cut_at_every_byte_of_every_write():
             got = json.dumps(_recover(torn))
             assert got in (states[i], states[i + 1]), (i, path, b)
             cuts += 1
-    print("torn writes: %d cut points in %d writes of a %d-event match, every one recovered"
-          % (cuts, len(writes), len(states) - 1))
-    assert cuts > 50000
+    assert cuts > 50000 // SHARDS // 2, cuts

@@ -388,7 +388,9 @@ def test_poll_allocates_only_the_events():
 
     alloc = getattr(gc, "mem_alloc", None)
     if alloc is None:
-        return  # CPython: nothing to measure
+        import pytest  # CPython only: MicroPython has gc.mem_alloc
+
+        pytest.skip("CPython has no gc.mem_alloc: the allocation is measured on MicroPython")
     b, pins = _buttons()
     k, m = _keypad()
     sw = m.switch("5")

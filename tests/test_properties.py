@@ -19,11 +19,13 @@ def _balls(data, pool, most):
 def draw_event(data, m):
     """An event that fits the current state often enough to play deep into a match."""
     s = m.s
-    kind = data.draw(st.sampled_from(("shot",) * 8 + ("choose", "undo")))
+    kind = data.draw(st.sampled_from(("shot",) * 8 + ("choose", "undo", "ext")))
     if s["pending"] and data.draw(st.booleans()):
         kind = "choose"
-    if kind == "undo":
-        return {"t": "undo"}
+    if kind in ("undo", "ext"):
+        return {"t": kind}                          # K3: an extension, refused once none is left
+    if data.draw(st.integers(0, 15)) == 0:
+        return {"t": "shot", "foul": "K4"}          # K4, C-K2: a time foul
     if kind == "choose":
         ev = {"t": "choose", "option": data.draw(st.sampled_from(CHOICES))}
         if data.draw(st.integers(0, 4)) == 0:
@@ -67,6 +69,8 @@ def start(data):
     game = data.draw(st.sampled_from(("14.1", "8ball", "9ball", "10ball")))
     ev = {"t": "new", "game": game, "players": ["A", "B"],
           "three_foul": data.draw(st.booleans()) or data.draw(st.booleans())}
+    if data.draw(st.booleans()):
+        ev["clock"] = data.draw(st.sampled_from(("wpa", "tv")))             # O7
     if game == "14.1":
         ev["target"] = [data.draw(st.integers(5, 40)), data.draw(st.integers(5, 40))]
     else:
@@ -106,6 +110,8 @@ def check_invariants(m):
         assert st_["pending"]["by"] == st_["shooter"]
     if st_["push_out"]:
         assert s["game"] in ("9ball", "10ball") and st_["pending"] is None
+    if "exts" in s:                                     # K3: none beyond the profile's
+        assert all(0 <= n <= s["clock"]["exts"] for n in s["exts"])
     for i, p in enumerate(st_["players"]):
         assert p["high_run"] >= p["run"] >= 0
         assert p["innings"] >= 0 and p["fouls"] >= 0

@@ -1,5 +1,6 @@
 # The README pictures: each is reproduced pixel for pixel from its key presses on the simulator.
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,20 @@ ROOT = Path(__file__).resolve().parent.parent
 NAMES = [pic[0] for pic in screens.PICTURES]
 
 
+# Each picture is played and drawn once a run: the CLI writes them all (what
+# `python -m host_tools.screens` does), and the simulators after their keys are kept.
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    out = tmp_path_factory.mktemp("screens")
+    assert screens.main([str(out)]) == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def played():
+    return {pic[0]: screens.play(pic) for pic in screens.PICTURES}
+
+
 def test_the_pictures_are_the_ones_the_readme_shows_and_no_others():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     shown = re.findall(r"docs/screens/([\w.-]+\.png)", readme)
@@ -21,38 +36,41 @@ def test_the_pictures_are_the_ones_the_readme_shows_and_no_others():
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_each_readme_picture_is_reproduced_from_its_keys(name, tmp_path):
-    fresh = tmp_path / name
-    screens.render(screens.picture(name), fresh)
+def test_each_readme_picture_is_reproduced_from_its_keys(name, rendered):
+    fresh = rendered / name
     assert screens.pixels(fresh) == screens.pixels(screens.DOCS / name), (
         "%s no longer shows what its keys give: run python -m host_tools.screens" % name)
 
 
-def test_the_simulators_headless_mode_gives_the_same_pictures(tmp_path):
-    for pic in screens.PICTURES:
-        keys = tmp_path / (pic[0] + ".keys")
-        keys.write_text(screens.key_file(pic), encoding="utf-8")
-        out = tmp_path / pic[0]
-        res = subprocess.run([sys.executable, "-m", "host_tools.sim", *screens.sim_args(pic),
-                              "--keys", str(keys), "--shots", str(out)],
-                             cwd=ROOT, capture_output=True, text=True, timeout=60)
-        assert res.returncode == 0, res.stderr
-        assert sorted(p.name for p in out.iterdir()) == ["000.png"]
-        assert screens.pixels(out / "000.png") == screens.pixels(screens.DOCS / pic[0]), pic[0]
+# The headless simulator, a process of its own for each picture: one picture of each display.
+HEADLESS = [next(p for p in screens.PICTURES if p[1] == kind) for kind in ("oled", "lcd")]
 
 
-def test_the_push_out_picture_is_where_the_device_offers_it():
-    s = screens.play(screens.picture("oled-9ball-push-out-en.png"))
+@pytest.mark.parametrize("pic", HEADLESS, ids=lambda pic: pic[0])
+def test_the_simulators_headless_mode_gives_the_same_pictures(pic, tmp_path):
+    keys = tmp_path / (pic[0] + ".keys")
+    keys.write_text(screens.key_file(pic), encoding="utf-8")
+    out = tmp_path / pic[0]
+    res = subprocess.run([sys.executable, "-m", "host_tools.sim", *screens.sim_args(pic),
+                          "--keys", str(keys), "--shots", str(out)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0, res.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["000.png"]
+    assert screens.pixels(out / "000.png") == screens.pixels(screens.DOCS / pic[0]), pic[0]
+
+
+def test_the_push_out_picture_is_where_the_device_offers_it(played):
+    s = played["oled-9ball-push-out-en.png"]
     ctl = s.runner.app.ctl
     assert ctl.mode == "menu" and ctl.match.s["push"]
     assert s.text()[1].startswith(">Push out")  # the menu's first row, under the cursor
-    for pic in screens.PICTURES:  # `*` is a safety: no picture offers a push out on it
-        assert not any("*=Push" in line for line in screens.play(pic).text()), pic[0]
+    for name, s in played.items():  # `*` is a safety: no picture offers a push out on it
+        assert not any("*=Push" in line for line in s.text()), name
 
 
-def test_the_pictures_show_the_states_they_are_named_after():
+def test_the_pictures_show_the_states_they_are_named_after(played):
     def ctl(name):
-        return screens.play(screens.picture(name)).runner.app.ctl
+        return played[name].runner.app.ctl
 
     assert ctl("oled-14-1-play-en.png").mode == "play"
     c = ctl("oled-8ball-choice-tr.png")
@@ -71,14 +89,15 @@ def test_a_key_the_app_refuses_is_an_error_in_the_sequence():
         screens.play(("x.png", "oled", "keypad", "en", "14.1", "# a comment\nB\n"))
 
 
-def test_the_cli_checks_and_prints_key_files(tmp_path):
+def test_the_cli_checks_and_prints_key_files(rendered, monkeypatch):
+    # --check compares docs/screens/ with fresh pictures: the fixture's (render is tested there)
+    monkeypatch.setattr(screens, "render", lambda pic, path: shutil.copyfile(rendered / pic[0], path))
     assert screens.main(["--check"]) == 0
     res = subprocess.run([sys.executable, "-m", "host_tools.screens", "--keys",
                           "oled-9ball-push-out-en.png"], cwd=ROOT, capture_output=True,
                          text=True, timeout=60)
     assert res.returncode == 0 and res.stdout.endswith("##\nshot\n"), res.stdout
-    assert screens.main([str(tmp_path)]) == 0
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(NAMES)
+    assert sorted(p.name for p in rendered.iterdir()) == sorted(NAMES)  # the CLI wrote them all
 
 
 def test_help_prints_usage_and_writes_no_folder(tmp_path, monkeypatch, capsys):

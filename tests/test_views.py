@@ -11,8 +11,9 @@ from firmware import views
 from firmware.drivers.digits import Digits
 from firmware.drivers.lcd import Lcd
 from firmware.drivers.oled import Oled
-from views_models import DRY_BREAK, FOUL, lag, m8_choice, m9_over, m9_push, m141_run
-from views_models import m141_two_fouls, model, new, play, pot, shot
+from views_models import DRY_BREAK, FOUL, m8_choice, m9_over, m9_push, m141_run, m141_two_fouls, model
+
+from tests.builders import lag, new, play, pot141, shot
 
 
 def oled_text(md):
@@ -135,16 +136,16 @@ def test_lcd20_rows():
 
 def test_digits_show_the_two_scores_with_a_minus_sign():
     # A's status position, A's score, B's score, B's status ("_": one foul); the shooter's point
-    m = play(new("14.1"), lag(0), shot(first=1, break_rails=2, cue_rail=True, rail=True), FOUL)
+    m = play(new("14.1", ("Ann", "Bob")), lag(0), shot(first=1, break_rails=2, cue_rail=True, rail=True), FOUL)
     assert digits_text(model(m)) == "   0. -1_"
-    m.apply(pot(3))
+    m.apply(pot141(3))
     assert digits_text(model(m)) == "   3. -1_"
     assert digits_text(model(m9_push())) == "  0.-- 0 "
 
 
 def test_digits_show_fouls_and_ball_in_hand():
     assert digits_text(model(m141_two_fouls())) == "= -2  3. "  # "=": two fouls, the warning
-    m = play(new("8ball"), lag(0), DRY_BREAK, shot(first=3, pots=[3], made=True, rail=True),
+    m = play(new("8ball", ("Ann", "Bob")), lag(0), DRY_BREAK, shot(first=3, pots=[3], made=True, rail=True),
              shot(first=4, rail=True), FOUL)
     assert digits_text(model(m)) == "_ 0-- 0.H"  # Ann's foul: Bob has ball in hand
     m = m141_two_fouls()
@@ -155,7 +156,7 @@ def test_digits_show_fouls_and_ball_in_hand():
 
 
 def test_8ball_groups_and_notes():
-    m = play(new("8ball"), lag(0), DRY_BREAK, shot(first=3, pots=[3], made=True, rail=True))
+    m = play(new("8ball", ("Ann", "Bob")), lag(0), DRY_BREAK, shot(first=3, pots=[3], made=True, rail=True))
     t = oled_text(model(m))
     # Ann's break is dry, Bob makes the 3: Bob has the solids
     assert " Ann        Bob<" in t and "Str          Sol" in t and "Sol:     1 2 4-7" in t
@@ -177,8 +178,8 @@ def test_key_fault_and_entry():
 
 
 def test_rack_instruction_14_1():
-    m = play(new("14.1"), lag(0), shot(first=1, break_rails=2, cue_rail=True, rail=True),
-             pot(14))
+    m = play(new("14.1", ("Ann", "Bob")), lag(0), shot(first=1, break_rails=2, cue_rail=True, rail=True),
+             pot141(14))
     t = oled_text(model(m))
     assert "S10 Re-rack 14" in t
     assert "S10 14 topu diz" in oled_text(model(m, "tr"))
@@ -206,15 +207,14 @@ def test_8_9_ball_match_over_shows_fouls_and_break_and_runs():
     # C-S5 statistics at match over: each player's fouls over the match and the racks won from
     # the own break without a shot by the other player (break and run).
     from firmware.match import Match
-    from views_models import new as vnew, shot as vshot
 
     m = Match()
-    for ev in (vnew("9ball", race=[2, 2]), lag(0),
-               vshot(first=1, pots=[9], break_rails=4, rail=True),        # Ann: 9 on the break
-               vshot(first=1, pots=[2], break_rails=4, rail=True),        # Ann breaks again
-               vshot(first=1, rail=True),                                # Ann misses
-               vshot(first=None, rail=True),                             # Bob fouls (G3)
-               vshot(first=1, pots=[9], rail=True)):                     # Ann: 9 in, match
+    for ev in (new("9ball", ("Ann", "Bob"), race=[2, 2]), lag(0),
+               shot(first=1, pots=[9], break_rails=4, rail=True),        # Ann: 9 on the break
+               shot(first=1, pots=[2], break_rails=4, rail=True),        # Ann breaks again
+               shot(first=1, rail=True),                                # Ann misses
+               shot(first=None, rail=True),                             # Bob fouls (G3)
+               shot(first=1, pots=[9], rail=True)):                     # Ann: 9 in, match
         m.apply(ev)
     assert m.s["winner"] == 0, m.s  # pyright: ignore
     rows = oled_text(model(m)).split("\n")
@@ -234,7 +234,7 @@ def test_key_hints_follow_their_hints_language_and_width_though_kept():
     # The hints' lines are kept from one render to the next (views._hint_lines): a change of
     # the hints (even in the same list), of the language or of the width still shows.
     hints = [["A", "made"], ["B", "miss"]]
-    md = model(play(new("14.1"), lag(0)), hints=hints)
+    md = model(play(new("14.1", ("Ann", "Bob")), lag(0)), hints=hints)
     assert _hints_row(md) == "A=Made B=Miss"
     assert _hints_row(md) == "A=Made B=Miss"
     hints[1][1] = "foul"  # the same list, changed in place

@@ -1,9 +1,10 @@
 # mp: yes
 # Views under MicroPython, the second part (a module of its own, so that each VM run of these
 # tests holds less test code): the LED digits, and the texts of both languages.
-from views_models import BREAK_141, FOUL, lag, m9_push, m141_run, model, new, play
+from views_models import BREAK_141, FOUL, m9_push, m141_run, model
 
 from firmware import lang, views
+from tests.builders import lag, new, play
 
 
 def steps_digits():
@@ -11,7 +12,7 @@ def steps_digits():
     yield
     assert views.render(model(m9_push()), "digits") == "  0.-- 0 "
     yield
-    m = play(new("14.1"), lag(0), BREAK_141, FOUL)
+    m = play(new("14.1", ("Ann", "Bob")), lag(0), BREAK_141, FOUL)
     assert views.render(model(m), "digits") == "   0. -1_"
 
 

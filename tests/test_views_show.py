@@ -4,7 +4,7 @@
 # digits and the wall, the 20x4's key hints in setup and the menu, and some texts.
 import pytest
 from test_views_essentials import Screen, records
-from views_models import model, new, play
+from views_models import model
 
 from firmware import lang, rules, views
 from firmware.app import App
@@ -12,6 +12,7 @@ from firmware.ui import Controller
 from host_tools.fakehw import FakeBoard, WallDecoder, decoder, screen_text
 from host_tools.fakes import wall as fw
 from host_tools.fakes.lcd import LcdDecoder
+from tests.builders import new, play
 
 ENDS = ("E11", "E12.1", "E12.2", "E12.3", "E12.4", "E12.5", "E12.6", "N2", "C-N1", "N11")
 
@@ -66,7 +67,7 @@ def test_the_reason_a_rack_ended_fits_one_row_of_every_display(code):
 def _e12_5(race):
     # 8-ball: Ann breaks and pockets the 1 (solids), then pockets the 8 with her group on the
     # table (a legal first contact, the 2): E12.5, Bob wins the rack.
-    return play(new("8ball", race=[race, race]), {"t": "lag", "breaker": 0},
+    return play(new("8ball", ("Ann", "Bob"), race=[race, race]), {"t": "lag", "breaker": 0},
                 {"t": "shot", "first": 1, "pots": [1], "break_rails": 4, "rail": True},
                 {"t": "shot", "first": 2, "pots": [8], "rail": True})
 
@@ -87,7 +88,7 @@ def test_why_the_rack_ended_and_at_match_over_who_won_and_why(code, kind):
 
 
 def test_negative_three_digit_scores_on_the_digits_and_the_wall():
-    m = play(new("14.1", target=[150, 150]), {"t": "lag", "breaker": 0})
+    m = play(new("14.1", ("Ann", "Bob"), target=[150, 150]), {"t": "lag", "breaker": 0})
     m.s["p"][0][rules.SCORE] = -104  # (S11 three times over: reached by hand here)
     m.s["p"][1][rules.SCORE] = 99
     md = model(m)
@@ -132,7 +133,7 @@ def test_texts_read_whole():
           "items": [["player1", "set", "Furkan"]]}
     assert shown(md, "lcd16")[0] == ">Player 1:Furkan"
     # 14.1 on the OLED: the target named as such, not "Balls 15     /50" ("15 of 50")
-    m = play(new("14.1", target=[50, 50]), {"t": "lag", "breaker": 0})
+    m = play(new("14.1", ("Ann", "Bob"), target=[50, 50]), {"t": "lag", "breaker": 0})
     assert "Balls 15 Goal 50" in shown(model(m), "oled")
     # the lag on the 20x4: both players' keys whole
     rows = shown(keyed("14.1", "5").model(), "lcd20")
@@ -162,9 +163,11 @@ def test_the_16x2_turns_its_pages_in_the_app_without_a_key():
 def test_a_rack_instruction_stays_whole_beside_a_message(kind):
     # C-S4d (A10): the cue ball in the rack area, the 15th ball not: rack 14, cue ball in hand;
     # then a message on top (an undo's): the instruction keeps all its words.
-    from views_models import BREAK_141, lag, shot
+    from views_models import BREAK_141
 
-    m = play(new("14.1"), lag(0), BREAK_141,
+    from tests.builders import lag, shot
+
+    m = play(new("14.1", ("Ann", "Bob")), lag(0), BREAK_141,
              shot(first=1, call=1, pots=list(range(1, 15)), made=True, rail=True,
                   cue_in_rack=True, ball_in_rack=False))
     assert m.s["note"]["rack"] == "C-S4d"

@@ -6,7 +6,7 @@
 # the rules core gives for its events.
 #
 # The module's boards start from one flash that a blank board got from `make deploy`'s code
-# (test_blank_board_gets_the_build); each test then deploys its options to a copy of it (the
+# (the module fixture `base`); each test then deploys its options to a copy of it (the
 # deploy copies board.py only), so that a kind costs a few seconds, not a whole deploy.
 # VPICO_BLANK=1: every test deploys the whole build to a blank board instead (slower).
 import json
@@ -19,7 +19,7 @@ import pytest
 from firmware.app import new_controller
 from firmware.match import Match
 from firmware.store import Store
-from host_tools import deploy, journal_read, replay, sim, vpico
+from host_tools import bench_vpico, deploy, journal_read, replay, sim, vpico
 
 pytestmark = pytest.mark.skipif(vpico.missing() is not None, reason=str(vpico.missing()))
 
@@ -32,29 +32,31 @@ FIGURES: dict = {}
 
 
 @pytest.fixture(scope="module")
-def base(tmp_path_factory):
+def base(tmp_path_factory, board_build):
+    # A blank board with the default profile gets the whole build (the snapshot every board of
+    # the module starts from); what the deploy said is kept for test_blank_board_gets_the_build.
     tmp = tmp_path_factory.mktemp("vpdev")
-    tree = deploy.build(tmp / "board")
-    return {"tmp": tmp, "tree": tree, "flash": tmp / "base.bin"}
+    tree = board_build
+    flash = tmp / "base.bin"
+    t0 = time.monotonic()
+    with vpico.VPico(flash=flash, fresh=True) as b:
+        res = deploy.deploy(b.pty, "pico", tree=tree, out=lambda s: None)
+        b.wait_boot(1 + res["resets"])
+        rows = b.wait_text("New match", timeout=120)
+    FIGURES["blank deploy + boot, wall s"] = round(time.monotonic() - t0, 1)
+    yield {"tmp": tmp, "tree": tree, "flash": flash, "deployed": res, "rows": rows}
+    bench_vpico.save_test_figures("test_vpico_devices", FIGURES)  # make bench-pico prints them
 
 
 def test_blank_board_gets_the_build(base):
-    # A blank board with the default profile: the whole build goes on (the snapshot the other
-    # tests start from).
-    t0 = time.monotonic()
-    with vpico.VPico(flash=base["flash"], fresh=True) as b:
-        res = deploy.deploy(b.pty, "pico", tree=base["tree"], out=lambda s: None)
-        b.wait_boot(1 + res["resets"])
-        assert len(res["copied"]) == len(deploy.files_for(base["tree"], "pico"))
-        b.wait_text("New match", timeout=120)
-    FIGURES["blank deploy + boot, wall s"] = round(time.monotonic() - t0, 1)
+    # The whole build went on the blank board, which boots to the new-match screen.
+    assert len(base["deployed"]["copied"]) == len(deploy.files_for(base["tree"], "pico"))
+    assert any("New match" in r for r in base["rows"]), base["rows"]
 
 
 def _board(base, name, display, wall=None, options=None, layout="keypad"):
     """A started VPico with the devices of (display, wall), on a copy of the deployed flash,
     after a deploy of those profile options (board.py only)."""
-    if not base["flash"].exists():
-        pytest.skip("needs test_blank_board_gets_the_build")
     flash = base["tmp"] / (name + ".bin")
     blank = bool(os.environ.get("VPICO_BLANK"))
     if not blank:
@@ -230,6 +232,3 @@ class _Quiet:
     def write(self, text):
         raise AssertionError("the board's journal holds a refused event: " + text)
 
-
-def test_figures():
-    print("\nvirtual Pico devices, figures:", FIGURES)

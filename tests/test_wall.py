@@ -18,7 +18,9 @@ from firmware.app import App, new_controller
 from firmware.drivers.matrix import Matrix
 from firmware.drivers.neopanel import NeoPanel
 from matchkeys import match_keys
-from views_models import DRY_BREAK, FOUL, lag, m141_two_fouls, model, new, play, shot
+from views_models import DRY_BREAK, FOUL, m141_two_fouls, model
+
+from tests.builders import lag, new, play, shot
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -87,7 +89,7 @@ def test_two_foul_warning_in_red():
 
 
 def test_8ball_ball_in_hand_and_racks():
-    m = play(new("8ball"), lag(0), DRY_BREAK, shot(first=3, pots=[3], made=True, rail=True),
+    m = play(new("8ball", ("Ann", "Bob")), lag(0), DRY_BREAK, shot(first=3, pots=[3], made=True, rail=True),
              shot(first=4, rail=True), FOUL)  # Ann fouls: Bob has ball in hand
     v = views.render(model(m), "wall")
     assert v == [2, 0, 0, 1, 5, 5, 0, 2, -1]

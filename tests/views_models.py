@@ -1,5 +1,5 @@
 # Screen models for the view tests (CPython and MicroPython): a real Match, the model dict by hand.
-from firmware.match import Match
+from tests.builders import lag, new, play, pot141, shot
 
 HINTS = [["A", "made"], ["B", "miss"], ["C", "foul"], ["D", "undo"]]
 
@@ -16,50 +16,23 @@ def model(m, lang="en", mode=None, hints=None, **kw):
     return d
 
 
-def play(*evs):
-    m = Match()
-    for ev in evs:
-        m.apply(ev)
-    return m
-
-
-def new(game, players=("Ann", "Bob"), **kw):
-    ev = {"t": "new", "game": game, "players": list(players)}
-    ev.update(kw)
-    return ev
-
-
-def lag(b=0):
-    return {"t": "lag", "breaker": b}
-
-
-def shot(**kw):
-    ev = {"t": "shot"}
-    ev.update(kw)
-    return ev
-
-
 BREAK_141 = {"t": "shot", "first": 1, "break_rails": 2, "cue_rail": True, "rail": True}
 DRY_BREAK = {"t": "shot", "first": 1, "break_rails": 4, "rail": True}
 FOUL = {"t": "shot", "first": None}
 
 
-def pot(n, ball=1):
-    return shot(first=ball, call=ball, pots=list(range(1, n + 1)), made=True, rail=True)
-
-
 def m141_two_fouls(players=("Şükrü", "İlkay")):
     """14.1: A breaks (legal, nothing down), B runs 3 and misses, A fouls, B misses, A fouls
     again: A (Şükrü, -2) is warned, B (İlkay, 3) to shoot."""
-    return play(new("14.1", players), lag(0), BREAK_141, pot(3), shot(first=1, rail=True),
+    return play(new("14.1", players), lag(0), BREAK_141, pot141(3), shot(first=1, rail=True),
                 FOUL, shot(first=1, rail=True), FOUL)
 
 
 def m141_run():
     """14.1 in play: A breaks, B runs 5, A 2, B 4 and is at the table: Ann 2, Bob 9 (run 4,
     high run 5, 2 innings each, averages 1.00 and 4.50)."""
-    return play(new("14.1", ("Ann", "Bob"), target=[100, 75]), lag(0), BREAK_141, pot(5),
-                shot(first=1, rail=True), pot(2), shot(first=1, rail=True), pot(4))
+    return play(new("14.1", ("Ann", "Bob"), target=[100, 75]), lag(0), BREAK_141, pot141(5),
+                shot(first=1, rail=True), pot141(2), shot(first=1, rail=True), pot141(4))
 
 
 def m8_choice(players=("Ayşe", "Gökhan")):
@@ -69,9 +42,9 @@ def m8_choice(players=("Ayşe", "Gökhan")):
 
 def m9_push():
     """9-ball: a legal break with two balls down; A may push out."""
-    return play(new("9ball"), lag(0), shot(first=1, pots=[2, 5], break_rails=4, rail=True))
+    return play(new("9ball", ("Ann", "Bob")), lag(0), shot(first=1, pots=[2, 5], break_rails=4, rail=True))
 
 
 def m9_over():
     """9-ball race to 1: the 9 on the break wins the match (C-N1)."""
-    return play(new("9ball", race=[1, 1]), lag(0), shot(first=1, pots=[9], break_rails=4, rail=True))
+    return play(new("9ball", ("Ann", "Bob"), race=[1, 1]), lag(0), shot(first=1, pots=[9], break_rails=4, rail=True))

@@ -1,8 +1,5 @@
 # MAX7219 8-digit 7-segment display over SPI (CS pin passed in): own font, changed digits only.
-try:
-    from micropython import const
-except ImportError:
-    const = lambda x: x  # noqa: E731
+from firmware.mem import const
 
 _DECODE_MODE = const(0x09)
 _INTENSITY = const(0x0A)

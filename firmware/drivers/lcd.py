@@ -3,23 +3,15 @@
 # ROM A00 (the usual Japanese ROM) has o- and u-umlaut (0xEF, 0xF5) but no other Turkish letter,
 # so the other ten (ı İ ş Ş ğ Ğ ç Ç Ö Ü) are loaded into the 8 CGRAM slots, as many as a screen
 # needs; a screen needing more than 8 shows the rest as their ASCII base letter.
-try:
-    from micropython import const
-except ImportError:
-    const = lambda x: x  # noqa: E731
+from firmware.drivers import BASE, TR_CP
+from firmware.mem import const
 
 # Characters are handled as code points, found by walking a line's UTF-8 bytes: indexing or
 # iterating a str in MicroPython interns each character it gives, so every letter ever shown
 # would stay in the VM's pool of names (4.6 KB more past 620 names).
-# The 12 Turkish letters (ı İ ş Ş ğ Ğ ç Ç ö Ö ü Ü), and the ASCII letter standing in for each
-# where none can be shown.
-_TR_CP = (0x131, 0x130, 0x15F, 0x15E, 0x11F, 0x11E, 0xE7, 0xC7, 0xF6, 0xD6, 0xFC, 0xDC)
-_BASE = b"iIsSgGcCoOuU"
-# HD44780: letters that need CGRAM (ROM A00 has o-umlaut 0xEF and u-umlaut 0xF5 but no capitals).
-LCD_TR = "ıİşŞğĞçÇÖÜ"
-_LCD_CP = (0x131, 0x130, 0x15F, 0x15E, 0x11F, 0x11E, 0xE7, 0xC7, 0xD6, 0xDC)  # LCD_TR's
-# 8 bytes per letter of LCD_TR: rows top to bottom, bit 4 = left column (CGRAM layout), drawn
-# from host_tools/glyph_art.py (tests check the two agree).
+# 8 bytes per letter with a CGRAM glyph, the first ten of TR (firmware/drivers/__init__.py):
+# rows top to bottom, bit 4 = left column (CGRAM layout), drawn from host_tools/glyph_art.py
+# (tests check the two agree).
 LCD5 = (
     b"\x00\x00\x0c\x04\x04\x04\x0e\x00"  # ı
     b"\x04\x00\x0e\x04\x04\x04\x0e\x00"  # İ
@@ -32,8 +24,8 @@ LCD5 = (
     b"\x0a\x00\x0e\x11\x11\x11\x0e\x00"  # Ö
     b"\x0a\x00\x11\x11\x11\x11\x0e\x00"  # Ü
 )
-# Character codes in HD44780 ROM A00 for letters it has beyond ASCII: (code point, code).
-LCD_ROM = ((0xF6, 0xEF), (0xFC, 0xF5))  # ö, ü
+_CG = const(10)  # letters of TR with a CGRAM glyph; the other two are in ROM A00, at:
+_ROM = b"\xef\xf5"  # ö, ü
 
 
 _RS = const(0x01)
@@ -48,6 +40,11 @@ _FUNC_4BIT_1LINE = const(0x20)
 _SET_CGRAM = const(0x40)
 _SET_DDRAM = const(0x80)
 _SPACE = const(0x20)
+
+
+def _tr(cp):
+    # cp's index in TR_CP; -1 if it is no Turkish letter.
+    return TR_CP.index(cp) if cp in TR_CP else -1
 
 
 def _default_sleep_ms(ms):
@@ -155,7 +152,7 @@ class Lcd:
         want = []
         for text in lines:
             for cp in self._decode(text):
-                if cp in _LCD_CP and cp not in want:
+                if 0 <= _tr(cp) < _CG and cp not in want:
                     want.append(cp)
         want = want[:8]
         slots = self._slots
@@ -167,7 +164,7 @@ class Lcd:
                 continue
             i = slots.index(-1)
             slots[i] = cp
-            k = _LCD_CP.index(cp) * 8
+            k = TR_CP.index(cp) * 8
             self._byte(_SET_CGRAM | (i << 3))
             for j in range(8):
                 self._byte(LCD5[k + j], _RS)
@@ -181,15 +178,15 @@ class Lcd:
             return _SPACE
         if cp in self._slots:
             return self._slots.index(cp)
-        for c, code in LCD_ROM:
-            if cp == c:
-                return code
+        k = _tr(cp)
+        if k >= _CG:
+            return _ROM[k - _CG]
         if cp == 0x5C:
             return 0x2F  # "\\" as "/": the ROM has a yen sign there
         if cp == 0x7E:
             return 0x2D  # "~" as "-": the ROM has an arrow there
-        if cp in _TR_CP:
-            return _BASE[_TR_CP.index(cp)]
+        if k >= 0:
+            return BASE[k]  # a letter with no CGRAM slot left on this screen
         return 0x3F  # "?"
 
     def show(self, lines):

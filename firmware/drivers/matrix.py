@@ -6,11 +6,7 @@
 # the rows that changed are written: one frame per row register, with no-ops for the modules
 # whose row is the same. The wall's marks blink (tick()).
 from firmware.drivers.wall import Wall, frame
-
-try:
-    from micropython import const
-except ImportError:
-    const = lambda x: x  # noqa: E731
+from firmware.mem import const
 
 _NOOP = const(0x00)
 _DECODE_MODE = const(0x09)

@@ -8,8 +8,8 @@
 # A frame goes from the drawing (palette indices, row by row) to the strip with framebuf blits
 # only, no loop over pixels: each strip line (a panel's column, or row) is one blit into the
 # strip-ordered indices (those running backwards from a flipped copy of the frame), then one blit
-# a colour byte maps every index through that byte's palette into the NeoPixel buffer. (A loop
-# over the changed pixels took up to 4.5 ms of a key's screen on the virtual Pico.)
+# a colour byte maps every index through that byte's palette into the NeoPixel buffer (a loop
+# over the changed pixels would take up to 4.5 ms of a key's screen on the virtual Pico).
 from array import array
 
 from framebuf import GS8, FrameBuffer

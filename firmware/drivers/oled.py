@@ -1,17 +1,11 @@
 # Text screen on a FrameBuffer OLED (ssd1306, sh1106): 8x8 and 2x text, Turkish letters, diffs only.
 import framebuf
 
-try:
-    from micropython import const
-except ImportError:
-    const = lambda x: x  # noqa: E731
+from firmware.drivers import TR_CP
+from firmware.mem import const
 
-# The 12 Turkish letters the ASCII font lacks (drawn from host_tools/glyph_art.py; tests check),
-# and their code points (what the drawing code compares: no one-letter strings).
-TR = "ıİşŞğĞçÇöÖüÜ"
-_TR_CP = (0x131, 0x130, 0x15F, 0x15E, 0x11F, 0x11E, 0xE7, 0xC7, 0xF6, 0xD6, 0xFC, 0xDC)
-# OLED: 8 bytes per letter of TR, columns left to right, bit 0 = top row
-# (framebuf MONO_VLSB, the layout of MicroPython's own 8x8 font).
+# OLED: 8 bytes per letter of TR (firmware/drivers/__init__.py), columns left to right, bit 0 =
+# top row (framebuf MONO_VLSB, the layout of MicroPython's own 8x8 font).
 OLED8 = (
     b"\x00\x00\x00\x7c\x7c\x00\x00\x00"  # ı
     b"\x00\x00\x44\x7d\x7d\x44\x00\x00"  # İ
@@ -21,10 +15,10 @@ OLED8 = (
     b"\x00\x71\xfa\x8a\xaa\xea\xe1\x00"  # Ğ
     b"\x00\x38\x7c\xc4\xc4\x6c\x28\x00"  # ç
     b"\x00\x1e\xbf\xe1\x61\x33\x12\x00"  # Ç
-    b"\x00\x32\x7a\x48\x48\x7a\x32\x00"  # ö
     b"\x00\x39\x7d\x44\x44\x7d\x39\x00"  # Ö
-    b"\x00\x3a\x7a\x40\x40\x7a\x3a\x00"  # ü
     b"\x00\x3d\x7d\x40\x40\x7d\x3d\x00"  # Ü
+    b"\x00\x32\x7a\x48\x48\x7a\x32\x00"  # ö
+    b"\x00\x3a\x7a\x40\x40\x7a\x3a\x00"  # ü
 )
 
 # A nibble's 4 bits each doubled (bit 0 -> bits 0-1, ...): one 8-pixel glyph column at double
@@ -32,22 +26,19 @@ OLED8 = (
 _SPREAD = b"\x00\x03\x0c\x0f\x30\x33\x3c\x3f\xc0\xc3\xcc\xcf\xf0\xf3\xfc\xff"
 
 _BIGS = const(16)  # double-size glyphs kept (each about 100 bytes of heap)
-_SET_COL_ADDR = const(0x21)
-_SET_PAGE_ADDR = const(0x22)
 
 
 class Oled:
-    # disp: a FrameBuffer-like display (ssd1306.SSD1306_I2C, sh1106.SH1106_I2C, ...): it needs
-    # fill_rect, text, blit, pixel and show; partial updates use show_pages(p0, p1, x0, x1) when
-    # the display has it, else the SSD1306 column/page window through its i2c and addr (one
-    # transaction of commands, one of data); without either a change sends the whole frame.
+    # disp: a FrameBuffer-like display (oled_i2c.SSD1306W_I2C, oled_i2c.SH1106_I2C, ...): it
+    # needs fill_rect, text, blit, pixel and show; the rows a screen changed go out through its
+    # show_pages(p0, p1, x0, x1) where it has one (partial), else the whole frame through show().
     def __init__(self, disp, width=0, height=0, partial=True):
         self.disp = disp
         self.width = width or disp.width
         self.height = height or disp.height
         self.cols = self.width // 8  # 16 on 128x64
         self.rows = self.height // 8  # 8 on 128x64
-        self.partial = partial
+        self.partial = partial and hasattr(disp, "show_pages")
         self._keys = [""] * self.rows  # the text each row shows now
         self._bytes = [b""] * self.rows  # ... as UTF-8 (what a change is compared with)
         # ... and how: 0 unknown, 1 plain, 2 inverse, +4 big, 8 the lower half of a big row
@@ -58,9 +49,6 @@ class Oled:
         self._bbuf = bytearray(32)  # one glyph at double size, 16x16, blitted whole
         self._bfb = framebuf.FrameBuffer(self._bbuf, 16, 16, framebuf.MONO_VLSB)
         self._bigs = {}  # ASCII code -> its glyph at double size (a FrameBuffer), as drawn before
-        # the window command of the SSD1306, sent in one transaction: control byte 0 (a run of
-        # commands), column address x0 x1, page address p0 p1
-        self._win = bytearray((0, _SET_COL_ADDR, 0, 0x7F, _SET_PAGE_ADDR, 0, 7))
         self._run = [0, -1, 0, 0]  # pages p0..p1, pixel columns x0..x1 waiting to be sent
 
     def invalidate(self):
@@ -83,7 +71,7 @@ class Oled:
         # Returns how many text rows were redrawn (0: nothing was sent to the panel).
         # A row drawn as before whose old and new text are both ASCII is redrawn and sent only
         # from its first to its last changed character (a made ball changes a digit or two of a
-        # few rows: the bus carries a tenth of the bytes whole rows took).
+        # few rows: the bus carries a tenth of the bytes of whole rows).
         rows = self.rows
         keys = self._keys
         enc = self._bytes
@@ -165,33 +153,8 @@ class Oled:
         if p1 < p0:
             return
         run[1] = p0 - 1
-        x0 = run[2]
-        x1 = run[3]
-        d = self.disp
-        if not self.partial:
-            return
-        f = getattr(d, "show_pages", None)
-        if f is not None:
-            f(p0, p1, x0, x1)
-            return
-        i2c = getattr(d, "i2c", None)
-        if i2c is None:
-            d.show()
-            return
-        w = self.width
-        off = (128 - w) // 2 if w < 128 else 0
-        win = self._win
-        win[2] = off + x0
-        win[3] = off + x1
-        win[5] = p0
-        win[6] = p1
-        i2c.writeto(d.addr, win)
-        # then each page's part, in one transaction
-        mv = memoryview(d.buffer)
-        v = [b"\x40"]  # type: list
-        for p in range(p0, p1 + 1):
-            v.append(mv[p * w + x0 : p * w + x1 + 1])
-        i2c.writevto(d.addr, v)
+        if self.partial:
+            self.disp.show_pages(p0, p1, run[2], run[3])
 
     def _draw_row(self, row, text, b, span, inv, k0, k1):
         # Draw text (b: its UTF-8) in text row `row` (span 2: at double size over two rows),
@@ -265,7 +228,7 @@ class Oled:
     def _big(self, k, y, fg):
         # The glyph in the scratch buffer at double size in column k (of 8) of a big row: each
         # of its 8 column bytes spread over two columns of two pages, then one blit (a pixel
-        # loop took 64 reads and a rectangle per lit pixel: milliseconds on a board).
+        # loop would take 64 reads and a rectangle per lit pixel: milliseconds on a board).
         g = self._gbuf
         b = self._bbuf
         inv = 0 if fg else 0xFF
@@ -281,8 +244,8 @@ class Oled:
     def _load(self, cp):
         # Put the 8x8 glyph of the Turkish letter with code point cp, else "?", into the scratch
         # buffer.
-        if cp in _TR_CP:
-            o = _TR_CP.index(cp) * 8
+        if cp in TR_CP:
+            o = TR_CP.index(cp) * 8
             b = self._gbuf
             for j in range(8):
                 b[j] = OLED8[o + j]

@@ -13,11 +13,7 @@
 import framebuf
 
 from firmware.keys import ticks_diff
-
-try:
-    from micropython import const
-except ImportError:
-    const = lambda x: x  # noqa: E731
+from firmware.mem import const
 
 # view fields
 _GAME = const(0)  # 0 no match (dashes), 1 points (14.1), 2 racks (8-ball, 9-ball)
@@ -238,7 +234,7 @@ class Wall:
 
     def _glyph(self, fb, font, gw, gi, x, y, s, c):
         # Glyph gi of font (gw columns) at x, y, each font row s pixel rows tall: one blit at
-        # the font's size (a fill_rect for each run of lit rows took three times as long: a
+        # the font's size (a fill_rect for each run of lit rows takes three times as long: a
         # millisecond of a frame on the virtual Pico), else those fill_rects.
         if x < 0:
             return

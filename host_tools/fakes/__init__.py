@@ -6,8 +6,8 @@
 #   FakeI2C(devices=(0x3C, 0x27)) .writeto(addr, buf) .writevto(addr, vec) .scan()
 #                                .records: [(addr, bytes)], one per transaction
 #   FakeSPI()                    .write(buf) .init(...) .records: ("w", bytes) and ("cs", level)
-#   FakePin(value=1, bus=None)   callable / .value() / .on() / .off() / .init(); with bus=spi its
-#                                level changes go into spi.records, so spi.frames() can split them
+#   FakePin(level=1, bus=None)   host_tools.fakepins' pin; with bus=spi its level changes go into
+#                                spi.records, so spi.frames() can split them
 # host_tools.fakes.oled:
 #   decode_ssd1306(records)      -> bitmap: list of `height` bytearrays of 0/1 pixels (as seen)
 #   read_text(bitmap)            -> the 8x8 text rows of an OLED bitmap (big 2x rows recognised)
@@ -38,6 +38,8 @@ def setup_paths():
 
 
 setup_paths()
+
+from host_tools.fakepins import FakePin  # noqa: E402, F401  (the one fake pin)
 
 UNKNOWN = "\ufffd"  # what decoders report for a cell that matches no known character
 
@@ -133,36 +135,3 @@ class FakeSPI:
         self.records = []
 
 
-class FakePin:
-    # An output pin (chip select, D/C, reset). Level changes are recorded in bus.records if bound.
-    OUT = 1
-    IN = 0
-
-    def __init__(self, value=1, bus=None):
-        self.level = value
-        self.bus = bus
-        self.history = [value]
-
-    def init(self, mode=None, pull=None, value=None):
-        if value is not None:
-            self.value(value)
-
-    def value(self, v=None):
-        if v is None:
-            return self.level
-        v = 1 if v else 0
-        if v != self.level:
-            self.level = v
-            self.history.append(v)
-            if self.bus is not None:
-                self.bus.records.append(("cs", v))
-        return None
-
-    def __call__(self, v=None):
-        return self.value(v)
-
-    def on(self):
-        self.value(1)
-
-    def off(self):
-        self.value(0)

@@ -1,6 +1,9 @@
 # Decode PCF8574 backpack bytes into what an HD44780 LCD shows (Turkish CGRAM glyphs recognised).
-from firmware.drivers.lcd import LCD5, LCD_TR
+from firmware.drivers import TR
+from firmware.drivers.lcd import LCD5
 from host_tools.fakes import UNKNOWN
+
+LCD_TR = TR[: len(LCD5) // 8]  # the letters with a CGRAM glyph
 
 _LCD_ROM = {
     0x5C: "\u00a5",

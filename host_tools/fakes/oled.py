@@ -3,7 +3,8 @@ from host_tools.fakes import UNKNOWN  # noqa: I001  (first: puts framebuf on sys
 
 import framebuf  # noqa: E402  (the real one on MicroPython, hostlib's on CPython)
 
-from firmware.drivers.oled import OLED8, TR  # noqa: E402
+from firmware.drivers import TR  # noqa: E402
+from firmware.drivers.oled import OLED8  # noqa: E402
 
 # Commands followed by argument bytes, and how many.
 _SSD_ARGS = {

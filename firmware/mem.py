@@ -1,0 +1,70 @@
+# Heap helpers of the firmware, on MicroPython and CPython: const, unload and collect.
+# What each trick of the firmware saves, measured on the board-like VM (32-bit) from the .mpy
+# tree and with the firmware frozen, and on the virtual Pico (230 KB heap, the .mpy tree):
+#   const (here, for all): folded by mpy-cross from this import too (no global, no lookup); the
+#     .mpy total is 307 bytes smaller than with a fallback in each of 13 modules.
+#   unload: frees, .mpy / frozen: setup 3,936 / 576 bytes, journal_fix 1,792 / 432, a game's
+#     rules 784-1,456 / 192-272, hw 960 / 192, boot 400 / 128, the other language's text at a
+#     switch about 4 KB / 64 (frozen, the text stays in flash). Kept: a call costs nothing, the
+#     frozen 64 KB board keeps its margin and a stock Pico its code heap.
+#   collect's hole filling: a key's screen on the Pico in a median 18.9 ms press to pixels, 27.0
+#     without (its work 12.8 ms, 19.6 without: the allocator's walk through the holes). Kept; it
+#     stays off where less than 48 KB are free (the frozen 64 KB board).
+#   the OLED's windows (oled_i2c.SSD1306W_I2C.show_pages): a key's screen sends a median 100
+#     bytes in 2.7 ms on the Pico's 400 kHz bus, a whole frame 1,026 bytes in 23 ms. Kept.
+#   the drivers' UTF-8 byte walks (oled, lcd): indexing a screen's 107 characters as a str
+#     interns 86 names for good (1,080 bytes of name pool, 2 KB of heap), frozen or not. Kept.
+#   no gc.collect() just before a big allocation: the allocator collects by itself when no free
+#     run fits it, with the same result.
+import gc
+import sys
+
+try:
+    from micropython import const
+except ImportError:
+    const = lambda x: x  # noqa: E731  (CPython: the value itself)
+
+# mpy-cross folds `_NAME = const(n)` by the name `const`, wherever it was imported from: a
+# module that imports it from here gets no global and no lookup for the constant.
+
+_SPARE = const(49152)  # the free heap after a collection that collect() fills holes with
+_FILL_MAX = const(4096)  # at most this many one-block tuples (64 KB on a 32-bit board)
+
+
+def unload(name):
+    # Let go of firmware.<name> (needed only for a while: one game's rules, one language's
+    # texts, the setup screens, the journal's repairs, the wiring) so that its code can be
+    # collected; the next import loads it again.
+    sys.modules.pop("firmware." + name, None)
+    pkg = sys.modules.get("firmware")
+    if pkg is not None and name in pkg.__dict__:
+        delattr(pkg, name)
+
+
+def collect():
+    # gc.collect(), then the holes it leaves among the live code and data filled: after a
+    # collection MicroPython's allocator looks for each object of two blocks or more from the
+    # lowest free block up, through every hole. A chain of one-block tuples, let go at once
+    # (garbage until the next collection), fills them until 64 in a row come one after the
+    # other from a free run, the free heap above the live data, where the next key's objects
+    # then come from. (This function's frame is on the heap: it is made before the
+    # collection, so that letting it go does not send the allocator back down.) Only with heap
+    # to spare (a small heap keeps its holes for the next key), and where id() is an address
+    # (MicroPython).
+    gc.collect()
+    mem_free = getattr(gc, "mem_free", None)
+    if mem_free is None or mem_free() < _SPARE:
+        return
+    t = None
+    run = 0
+    last = 0
+    step = 0
+    for _ in range(_FILL_MAX):
+        t = (t,)
+        a = id(t)
+        d = a - last
+        run = run + 1 if d == step else 0  # each at the same distance (a block on a board) ...
+        if run >= 64:
+            return  # ... 64 times: a free run
+        step = d
+        last = a
