@@ -1,5 +1,5 @@
 # The new-match screen (docs/ui-contract.md, modes "setup" and "name"): its fields, with the
-# O1-O4 settings, what a key does to each, the new event they make, and a name typed on the
+# O1-O4 and O6 settings, what a key does to each, the new event they make, and a name typed on the
 # keypad. firmware.ui loads this module while the screen is up and lets it go once the match
 # starts (the names read from flash with it).
 NAMES = ("Ali", "Ayşe", "Burak", "Can", "Deniz", "Elif", "Emre", "Furkan", "Gül", "Hakan",
@@ -7,7 +7,7 @@ NAMES = ("Ali", "Ayşe", "Burak", "Can", "Deniz", "Elif", "Emre", "Furkan", "Gü
 _RECENT = 8  # names kept in recent.txt
 _list = [None, None]  # type: list  # [store, the names a player row steps through]: read once
 TARGETS = (10, 15, 20, 25, 40, 50, 60, 75, 100, 125, 150, 200)  # 10-20: short matches, practice
-GAMES = ("14.1", "8ball", "9ball")
+GAMES = ("14.1", "8ball", "9ball", "10ball")
 BREAKS = ("alternate", "winner", "loser")
 
 
@@ -27,6 +27,8 @@ def items(c, lang):
     it.append(["three_foul", "set", c["three"]])
     if g == "9ball":
         it.append(["nine_on_break", "set", c["nine"]])
+    elif g == "10ball":
+        it.append(["ten_on_break", "set", c["ten"]])  # O6
     it += [["lang", "set", lang], ["start", "start", None]]
     return it
 
@@ -90,6 +92,8 @@ def change(c, key, d, store=None):
         c["three"] = not c["three"]
     elif key == "nine_on_break":
         c["nine"] = "spot" if c["nine"] == "win" else "win"
+    elif key == "ten_on_break":
+        c["ten"] = "win" if c["ten"] == "spot" else "spot"
 
 
 def new_event(c, lang=None):
@@ -104,6 +108,8 @@ def new_event(c, lang=None):
         ev["break"] = c["break"] or default_break(c["game"])
         if c["game"] == "9ball":
             ev["nine_on_break"] = c["nine"]
+        elif c["game"] == "10ball":
+            ev["ten_on_break"] = c["ten"]   # O6
     return ev
 
 

@@ -37,11 +37,11 @@ _CFG_MAX = const(2048)  # a settings.json longer than this is not read (the firm
 
 # The settings and what each may be: (name, default, check) with check a tuple of the allowed
 # values, or an int bound (a whole number from 1 to it), or "name" (a player's name).
-SETTINGS = (("game", "14.1", ("14.1", "8ball", "9ball")), ("p1", "P1", "name"),
+SETTINGS = (("game", "14.1", ("14.1", "8ball", "9ball", "10ball")), ("p1", "P1", "name"),
             ("p2", "P2", "name"), ("t1", 100, 1000), ("t2", 100, 1000), ("r1", 5, 99),
             ("r2", 5, 99), ("break", None, (None, "alternate", "winner", "loser")),
             ("three", True, (True, False)), ("nine", "win", ("win", "spot")),
-            ("lang", "en", ("en", "tr")), ("bright", None, 15))
+            ("ten", "spot", ("spot", "win")), ("lang", "en", ("en", "tr")), ("bright", None, 15))
 # (a check's None default is allowed as a value too: "bright" is null on a board without a wall
 # panel, where the profile's level stands)
 

@@ -12,7 +12,8 @@ class Table:
         self.log = None  # the log of the controller's match (a journal, or in RAM): take()
         self.wall = False  # a wall panel is wired: the menus set its brightness (cfg "bright")
         self.cfg = {"game": game, "p1": "P1", "p2": "P2", "t1": 100, "t2": 100, "r1": 5,
-                    "r2": 5, "break": None, "three": True, "nine": "win", "bright": None}
+                    "r2": 5, "break": None, "three": True, "nine": "win", "ten": "spot",
+                    "bright": None}
 
     def panel(self, level):
         # A wall panel is wired at this level (its board profile's) until a setting says another.

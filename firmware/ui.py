@@ -25,6 +25,8 @@ _CONFIRM = const(10)
 _SIX = const(11)  # (the buttons' help: the rows of MISS and OK, where they are wired)
 _NAME = const(12)  # (the key that types a player's name on the new-match screen, or None)
 
+_ROT = ("9ball", "10ball")  # the rotation games: the lowest ball first, the push out (N7, T5)
+
 
 class Controller:
     def __init__(self, layout="keypad", lang="en", game="14.1", table=None):
@@ -181,6 +183,10 @@ class Controller:
             # S2, E8: the called ball went in (A8): the shooter's ball hit first, if it went in
             ev["call"] = ev["first"] if ev["first"] in objs else objs[0]
             ev["made"] = True
+        elif g == "10ball" and not brk:
+            # T2, C-T1: the called ball (the first entered; none: the lowest) went in as called
+            ev["call"] = objs[0]
+            ev["made"] = True
         i = m.get("shooter")
         if g == "14.1" and not brk and m.balls_left() - len(objs) <= 1 \
                 and m.player(i, "score") + len(objs) < m.get("target")[i]:
@@ -194,8 +200,14 @@ class Controller:
             return self.foul()
         ev = _base(self)
         if self.entry:
-            ev["pots"] = _objs(self)       # pocketed, but not as called (A8)
+            ev["pots"] = _objs(self)       # pocketed, but not as called (A8, T7)
         self.send(ev)
+
+    def not_called(self):
+        # 10-ball, the menu: the balls entered (none: the lowest) pocketed, not as called (T7)
+        if not self.entry:
+            self.entry.append(self.match.get("table")[0])
+        self.miss()
 
     def safe(self):
         if self.match.get("breaking"):
@@ -244,8 +256,8 @@ class Controller:
         self.send(ev)
 
     def won_rack(self, who):
-        """Long press of a player's button (8/9-ball): that player made the winning ball, and
-        nothing else is credited: 8-ball only with who's group down (E11; an open table or
+        """Long press of a player's button (8/9/10-ball): that player made the winning ball (in
+        10-ball called, T2), and nothing else is credited: 8-ball only with who's group down (E11; an open table or
         balls of the group left are refused: no ball is pocketed that was not shot). The
         events go as one step: all are accepted or none (Match.apply_all: journaled as one
         action, resumed whole or not at all)."""
@@ -254,25 +266,30 @@ class Controller:
                 or who is None:
             return self.bad("long")
         g = m.get("groups")
-        nine = m.get("game") == "9ball"
-        if not nine and (g is None or [b for b in m.get("table") or ()
+        gm = m.get("game")
+        money = 9 if gm == "9ball" else (10 if gm == "10ball" else 0)
+        if not money and (g is None or [b for b in m.get("table") or ()
                                        if rules.group_of(b) == g[who]]):
             raise rules.Refused("E11", "group_left", m.get("names")[who])
         evs = []
-        if m.get("breaking"):  # (9-ball) the 9 on the break, or a legal dry break by the other
+        if m.get("breaking"):  # the 9 (10) on the break, or a legal dry break by the other
             b = {"t": "shot", "first": 1, "break_rails": 4, "rail": True}
             if m.get("shooter") == who:
-                b["pots"] = [9]
+                b["pots"] = [money]
             evs.append(b)
         elif m.get("shooter") != who:   # the shooter missed; who came to the table
             evs.append({"t": "shot", "first": _first(self), "rail": True})
-        if nine:
+        if money:
             r0 = m.get("rack")
 
-            def win():  # the 9 in, off the lowest ball (N2), unless the break won the rack
-                if m.get("rack") != r0 or m.get("winner") is not None:
+            def win():  # the 9 (the 10 called, T2) in off the lowest ball (N2), unless the
+                if m.get("rack") != r0 or m.get("winner") is not None:  # break won the rack
                     return ()
-                return ({"t": "shot", "first": m.get("table")[0], "pots": [9], "rail": True},)
+                w = {"t": "shot", "first": m.get("table")[0], "pots": [money], "rail": True}
+                if money == 10:
+                    w["call"] = 10
+                    w["made"] = True
+                return (w,)
             evs.append(win)  # (called when its turn comes: it sees the table the others left)
         else:        # the 8 called and made (E11)
             evs.append({"t": "shot", "first": 8, "pots": [8], "call": 8, "made": True,
@@ -350,7 +367,7 @@ def _first(c):
         return c.hit
     m = c.match
     t = m.get("table")
-    if m.get("game") == "9ball" or m.get("breaking") and t:
+    if m.get("game") in _ROT or m.get("breaking") and t:
         return t[0]
     if m.get("game") == "14.1":
         for b in c.entry:    # the first object ball entered
@@ -376,7 +393,7 @@ def _wrong(c, b):
     m = c.match
     if m.get("game") == "14.1":
         return False
-    return b != m.get("table")[0] if m.get("game") == "9ball" else b not in _may_hit(m)
+    return b != m.get("table")[0] if m.get("game") in _ROT else b not in _may_hit(m)
 
 
 def _base(c):
@@ -443,7 +460,7 @@ class _PlayKeys(_Mode):
         g = c.match.get("game")
         if k.isdigit():              # a ball pocketed (0: the cue ball); keyed again: taken out
             b = int(k) + (10 if sh else 0)
-            full = 9 if g == "9ball" else 15
+            full = 9 if g == "9ball" else (10 if g == "10ball" else 15)
             if b > full:
                 return c.bad("#" + k)
             if b in c.entry:
@@ -687,8 +704,10 @@ class _Menu(_List):
         m = c.match
         it = []
         if m.get("winner") is None and m.get("shooter") is not None:  # (None before the new)
-            if m.get("game") == "9ball":   # (refused but for the shot after the break: N7)
+            if m.get("game") in _ROT:   # (refused but for the shot after the break: N7, T5)
                 it.append(["push", "push", None])
+                if m.get("game") == "10ball" and not m.get("breaking"):
+                    it.append(["not_called", "not_called", None])  # T7
             f = rules.CALLED_FOULS
             it += [["touch", "touch", "G5.4"], ["double", "double", "G5.11"],
                    ["off", "off", None], ["called_foul", "called_foul", f[c.foul_i % len(f)]]]
@@ -729,6 +748,8 @@ class _Menu(_List):
             c.off()
         elif act == "won_rack":
             c.won_rack(c.match.get("shooter"))
+        elif act == "not_called":
+            c.not_called()
         elif item[2] == "G5.2":     # a scratch is the cue ball pocketed (S7, A7, N4)
             if 0 not in c.entry:
                 c.entry.append(0)
@@ -803,6 +824,8 @@ class _Help(_List):
         it += [["D", "undo"], ["#A", "hit"], ["##", "menu"], ["#*", "help"], ["1-4", "h_choice"]]
         if g == "9ball":   # balls 1-9; the push out (N7)
             it[1] = ["##", "push"]
+        elif g == "10ball":   # balls 1-10, every shot called (T2, C-T1, T7); the push out (T5)
+            it[1:3] = [["#0", "ball_10"], ["A", "h_called"], ["B", "not_called"], ["##", "push"]]
         return it
 
     def hints(self, c):
@@ -820,6 +843,8 @@ class _HelpButtons(_Help):
         it += [["held", "held"], ["FOUL", "scratch"], ["UNDO", "menu"]]
         if g != "14.1":
             it.append(["P1/P2", "won_rack"])
+        if g == "10ball":   # T7: the lowest in, not as called: the menu's row
+            it.append(["UNDO", "not_called"])
         return it + [["FOUL", "next"], ["P1/P2", "h_choice"]]
 
 
@@ -919,7 +944,8 @@ def _what(m, i):
     if ev.get("call") == "safety":
         return "safe"
     # a ball made: the called one (A8), or in 9-ball any ball on a legal shot (N6)
-    return "made" if ev.get("made") or m.get("game") == "9ball" and ev.get("pots") else "miss"
+    return "made" if ev.get("made") or ev.get("pots") and (
+        m.get("game") == "9ball" or m.get("game") == "10ball" and "break_rails" in ev) else "miss"
 
 
 def _setup():

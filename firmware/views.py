@@ -381,7 +381,7 @@ def _alerts(model, w, table=()):
             t = _tx(model, "warn", st["players"][i]["name"])
             sub = _tx(model, "warn_141" if st["game"] == "14.1" else "warn_rack")
             out.append(([t, sub], t, 1))
-    if st["game"] == "9ball" and st["push_out"]:
+    if st["push_out"] and st["game"] in ("9ball", "10ball"):  # N7, T5
         t = _tx(model, "push_ok")
         out.append(([t], t, 0))
     entry = model.get("entry") or []
@@ -471,8 +471,10 @@ def _info(model, w, n=5, right=None):
         return out
     rack = _tx(model, "rack", st["rack"])
     table = st["on_table"] or []
-    if g == "9ball":
+    if g == "9ball" or g == "10ball":  # the lowest ball first (N2, T2), the balls on the table
         low = _tx(model, "lowest", table[0]) if table else ""
+        if len(rack) + len(low) >= w:   # (16 columns, 10-ball: "Rack10 Lowest 10")
+            rack = rack.replace(" ", "")
         out.append(fit(rack, low, w))
         r = ranges(table)
         out.append(fit(_tx(model, "on_table"), r, w) if len(r) < w - 6 else field(r, w))

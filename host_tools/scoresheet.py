@@ -278,7 +278,7 @@ def _stats_rack(sheet, s):
             "fouls": sum(r["fouls"][i] for r in sheet.racks),
             "racks_won_by": {}, "racks_won_on_loss": {}, "racks_lost_by": {},
             "race": s["race"][i]}
-        if s["game"] == "9ball":
+        if s["game"] in ("9ball", "10ball"):  # N7, T5
             st["push_outs"] = sum(r["push_outs"][i] for r in sheet.racks)
         # how each rack was won by own play, won on the other player's loss (E12, N11: the
         # 8 made early is the loser's, not the winner's), lost
@@ -466,7 +466,7 @@ def _total_rows(rec):
             ("Balls made on the break", "balls_on_break"), ("Dry breaks", "dry_breaks"),
             ("Break fouls", "break_fouls"), ("Break and runs", "break_and_runs"),
             ("Fouls", "fouls")]
-    if rec["game"] == "9ball":
+    if rec["game"] in ("9ball", "10ball"):
         rows.append(("Push outs", "push_outs"))
     return rows
 

@@ -6,7 +6,8 @@ from firmware.ui import Controller
 # What the referee presses in play, in turn (keypad): made balls, misses, safeties, fouls.
 PLAY = {"14.1": "A A B A * A C A B A A 0 C A B A * A A C",
         "9ball": "B A A B C A * A 9 A B 1",
-        "8ball": "A B A A C A * A B A A 1"}
+        "8ball": "A B A A C A * A B A A 1",
+        "10ball": "B A A 3 B C A * A # 0 A B 1 5 B A"}
 
 
 def _setup(ctl, wanted):

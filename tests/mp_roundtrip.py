@@ -24,7 +24,7 @@ def main():
     a = _argv()
     streams, actions = int(a[0]), int(a[1])
     seed = 3
-    for game in ("14.1", "8ball", "9ball"):
+    for game in ("14.1", "8ball", "9ball", "10ball"):
         for inp in INPUTS:
             seed += 1
             r = run(game, inp, streams, actions, seed)

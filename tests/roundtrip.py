@@ -1,4 +1,4 @@
-# Events -> keys -> events (CPython and MicroPython): random legal referee actions in the three
+# Events -> keys -> events (CPython and MicroPython): random legal referee actions in the four
 # games, each written first as the events the contract says it is (README "Referee keypad (4x4)", RULES.md A8),
 # then pressed as a referee would on the keypad, or on 4 or 6 buttons; the Controller must send
 # exactly those events, nothing added, dropped or guessed. Undo at any point takes back the last
@@ -42,11 +42,11 @@ class Mismatch(AssertionError):
 
 
 def legal_first(s, balls):
-    """The ball hit first when the referee names none (README): 9-ball and any break the
-    lowest ball; 14.1 the first object ball entered, else 1; 8-ball the first entered ball the
+    """The ball hit first when the referee names none (README): 9-ball, 10-ball and any break
+    the lowest ball; 14.1 the first object ball entered, else 1; 8-ball the first entered ball the
     shooter may hit, else the lowest such (own group, any but the 8 on an open table, the 8)."""
     t = s["table"]
-    if s["game"] == "9ball" or s["breaking"] and t:
+    if s["game"] in ("9ball", "10ball") or s["breaking"] and t:
         return t[0]
     objs = [b for b in balls if b]
     if s["game"] == "14.1":
@@ -204,6 +204,7 @@ class Stream:
             c.cfg["r2"] = 1 + self.r(3)
             c.cfg["break"] = (None, "alternate", "winner", "loser")[self.r(4)]
             c.cfg["nine"] = ("win", "spot")[self.r(2)]
+            c.cfg["ten"] = ("spot", "win")[self.r(2)]       # O6
         if self.kp:
             self.press(["2", "5"])   # up from the first row wraps to "start"
         else:
@@ -248,6 +249,8 @@ class Stream:
             raise Mismatch("%s: unexpected screen %s" % (self.game, mode))
         s = self.m.s
         acts = ["made", "made", "made", "miss", "foul", "scratch", "off", "called", "won"]
+        if self.game == "10ball" and not s["breaking"]:
+            acts.append("not_called")       # T7 from the menu, on every input
         if can("safety", self.inp):
             acts.append("safe")
         if s["push"] and self.r(2) == 0:
@@ -291,6 +294,9 @@ class Stream:
         ev["pots"] = list(balls) or [first]
         if s["game"] == "14.1" or s["game"] == "8ball" and not s["breaking"]:
             ev["call"] = first if first in ev["pots"] else ev["pots"][0]
+            ev["made"] = True
+        elif s["game"] == "10ball" and not s["breaking"]:
+            ev["call"] = ev["pots"][0]      # T2, C-T1: the first ball entered, made as called
             ev["made"] = True
         return ev
 
@@ -368,6 +374,12 @@ class Stream:
         else:
             keys = [self._own(1 - s["shooter"])]
         self.expect("miss", [ev], lambda: (self._enter(balls), self.press(keys)))
+
+    def a_not_called(self):
+        # T7: the balls entered (none: the lowest) pocketed, not as called: the menu's row
+        s, balls, ev = self._shot()
+        ev["pots"] = balls or [s["table"][0]]
+        self.expect("not_called", [ev], lambda: (self._enter(balls), self._menu("not_called")))
 
     def a_safe(self):
         s, balls, ev = self._shot()
@@ -484,7 +496,7 @@ class Stream:
         if s["game"] == "14.1":
             return self.a_made()
         who = s["shooter"] if self.kp else self.r(2)
-        nine = s["game"] == "9ball"
+        money = {"9ball": 9, "10ball": 10}.get(s["game"])
         rack = s["rack"]
 
         def evs(t, i):
@@ -492,18 +504,21 @@ class Stream:
             # rack is won: nothing else credited
             if i >= 3 or t["rack"] != rack or t["winner"] is not None:
                 return None
-            if t["breaking"]:   # (9-ball) the 9 on the break, or a dry break by the other
+            if t["breaking"]:   # the 9 (10) on the break, or a dry break by the other
                 ev = {"t": "shot", "first": 1, "break_rails": 4, "rail": True}
                 if t["shooter"] == who:
-                    ev["pots"] = [9]
+                    ev["pots"] = [money]
                 return ev
             if t["shooter"] != who:     # the shooter missed
                 return {"t": "shot", "first": legal_first(t, []), "rail": True}
-            if nine:
+            if money == 9:
                 return {"t": "shot", "first": t["table"][0], "pots": [9], "rail": True}
+            if money:       # T2: the 10 called and made
+                return {"t": "shot", "first": t["table"][0], "pots": [10], "rail": True,
+                        "call": 10, "made": True}
             return {"t": "shot", "first": 8, "pots": [8], "call": 8, "made": True, "rail": True}
 
-        mine = not nine and (s["groups"] is None or
+        mine = not money and (s["groups"] is None or
                              [b for b in s["table"] if rules.group_of(b) == s["groups"][who]])
         if mine:    # 8-ball: the group is not down: refused (E11), nothing sent
             def none(t, i):

@@ -1,6 +1,6 @@
 # The whole app's budget, 64 KB of heap, on a board whose firmware image has the
 # scoreboard frozen in (manifest.py): the board-like VM built that way (host_tools.mpy.frozen_vm)
-# plays the three long matches of tests/test_app_mp.py from setup to match over with the journal
+# plays the four long matches of tests/test_app_mp.py from setup to match over with the journal
 # on littlefs in a 64 KB heap. Loaded from .mpy files the same matches need 115-125 KB
 # (docs/figures.md), most of it code: a 64 KB board needs the frozen image.
 import pytest
@@ -23,7 +23,7 @@ def frozen(monkeypatch):
     return exe
 
 
-@pytest.mark.parametrize("game", ["9ball", "8ball", "14.1"])
+@pytest.mark.parametrize("game", ["9ball", "8ball", "14.1", "10ball"])
 def test_whole_match_in_64k_with_the_firmware_frozen(frozen, game):
     keys, ctl = _long(game)
     r = Run("oled", "keypad", "en", game, ["run 20"] + _chunks(keys) + ["state", "mark"],

@@ -25,6 +25,19 @@ def test_whole_match_on_the_oled():
     _check_heap(r)
 
 
+def test_whole_10ball_match_on_the_oled():
+    # 10-ball, race 1-1 (NINE's setup keys): the 10 on the break is spotted (O6, T4), then the
+    # breaker makes it as called (T2): match over.
+    keys = NINE[:-4] + " 1 # 0 A # 0 A"
+    r = Run("oled", "keypad", "en", "10ball", ["run 20", "mark", "keys " + keys, "mark",
+                                                "state"])
+    setup, over = r.screens
+    assert any("10-ball" in row for row in setup), setup
+    assert r.states[-1]["winner"] == 0 and r.states[-1]["players"][0]["racks"] == 1
+    assert "Match over" in over and "T2 10 made" in over, over
+    _check_heap(r)
+
+
 def test_soft_restart_keeps_the_match():
     r = Run("oled", "keypad", "tr", "8ball",
             ["keys 2 5 1 1 A B", "state", "boom", "keys A", "mark", "run 400", "state", "mark"],
@@ -104,7 +117,8 @@ def test_drawing_text_interns_no_names():
 HEAP_LFS = "144K"  # the whole app with littlefs and the journal needs 115-125 KB (docs/figures.md); the
 # smallest heap is not a sharp line (fragmentation): some heaps above it fail too
 LONG = {"14.1": ({"target1": 150, "target2": 150}, 50, 800),  # 150 points, 50 undos, 800+ events
-        "9ball": ({"race1": 11, "race2": 11}, 0, 0), "8ball": ({"race1": 9, "race2": 9}, 0, 0)}
+        "9ball": ({"race1": 11, "race2": 11}, 0, 0), "8ball": ({"race1": 9, "race2": 9}, 0, 0),
+        "10ball": ({"race1": 9, "race2": 9}, 0, 0)}
 
 
 def _chunks(keys, n=40):
@@ -127,7 +141,7 @@ def _check_long(r, ctl):
 
 
 def test_whole_matches_with_the_journal_on_littlefs():
-    for game in ("9ball", "8ball", "14.1"):
+    for game in ("9ball", "8ball", "14.1", "10ball"):
         keys, ctl = _long(game)
         if game == "14.1":
             assert len(ctl.match.log) >= 800 and keys.count("D") == 50

@@ -1,5 +1,5 @@
-# Events -> keys -> events under CPython (tests/roundtrip.py): for each game and input (keypad,
-# 4 and 6 buttons), random streams of legal referee actions, each pressed as a referee would;
+# Events -> keys -> events under CPython (tests/roundtrip.py): for each of the four games and
+# each input (keypad, 4 and 6 buttons), random streams of legal referee actions, each pressed as a referee would;
 # the Controller sends exactly the events of the contract, and undo at any point takes them back.
 import re
 import time
@@ -29,16 +29,18 @@ _WANT = {
               "opt:E3s:rerack_other"],
     "9ball": ["foul:N4", "foul:N5", "end:N2", "end:C-N1", "push", "opt:N7:shoot",
               "opt:N7:pass"],
+    "10ball": ["foul:T3", "foul:T10", "end:T2", "end:O6", "end:T11", "push", "opt:T5:shoot",
+               "opt:T5:pass", "opt:T7:shoot", "opt:T7:pass"],
 }
 # (the buttons make one ball a shot, the legal one: no 8 on the break, no 8 with a foul or too
 # early, no whole rack at once; no A6, no named breaker)
-_KEYPAD_ONLY = {"off:ball", "off:both", "foul:E7", "foul:N5", "opt:E3:rerack_other",
+_KEYPAD_ONLY = {"off:ball", "off:both", "foul:E7", "foul:N5", "foul:T10", "opt:E3:rerack_other",
                 "opt:E3s:rerack_other", "rack:C-S4a", "opt:S4k:accept", "opt:S4k:rerack",
                 "end:E12.1", "end:E12.2", "end:E12.5", "opt:E4:spot8", "opt:E4:rerack",
                 "opt:E4s:spot8", "opt:E4s:rerack"}
 
 
-@pytest.mark.parametrize("game", ["14.1", "8ball", "9ball"])
+@pytest.mark.parametrize("game", ["14.1", "8ball", "9ball", "10ball"])
 def test_every_event_round_trips_through_the_keys(game):
     t0 = time.perf_counter()
     lines = []
@@ -85,7 +87,7 @@ def test_streams_round_trip_on_the_board_like_vm():
     res = mpy.run_module("tests.mp_roundtrip", ["20", "30"], heap="96K")
     assert res.returncode == 0 and res.fits, res.stdout + res.stderr
     lines = [x for x in res.stdout.splitlines() if x.startswith("roundtrip ")]
-    assert len(lines) == 9 and res.stdout.rstrip().endswith("roundtrip: ok"), res.stdout
+    assert len(lines) == 12 and res.stdout.rstrip().endswith("roundtrip: ok"), res.stdout
     for x in lines:
         n, ev = re.findall(r"(\d+) streams, (\d+) events", x)[0]
         assert int(n) == 20 and int(ev) > 20 * 15, x

@@ -660,3 +660,35 @@ def test_the_sheets_average_and_the_boards_are_each_named_for_what_they_are(tmp_
 
     assert lang.t("en", "avg") == "Bl/inn" and lang.t("tr", "avg") == "Top/ıs"
     assert views.average(5, 2) == "2.50"
+
+
+# A 10-ball match keyed on the keypad (docs/ui-contract.md "10-ball"): race 2-2, Ali v Burak.
+TEN_SETUP = "8 6 8 6 6 8 4 4 4 8 4 4 4 5"     # the names, race 2 each, start
+TEN_KEYS = ("1 3 A # # 5 2 1 B 1 A 4 # 0 A C # 0 A "   # rack 1: push out passed (T5), T7, T6, T2
+            "B * A 2 B 2 # 0 A "                       # rack 2: a dry break, T8, T7 passed, T2
+            "5 A A B # 0 2 A")                         # rack 3: the 10 on a combination (T2)
+
+
+def keyed_10ball():
+    c = Controller("keypad", "en", "10ball")
+    for k in (TEN_SETUP + " " + TEN_KEYS).split():
+        c.key("press", k)
+    return c
+
+
+def test_a_10ball_match_keyed_on_the_keypad_gets_its_sheet(tmp_path):
+    c = keyed_10ball()
+    events = [c.match.log.event(i) for i in range(len(c.match.log))]
+    assert events[0]["game"] == "10ball" and events[0]["ten_on_break"] == "spot"
+    rec, cells, text, _ = _sheet(tmp_path, events)
+    state, fouls, _, ends = _oracle(events)
+    assert rec["final_state"] == state and rec["complete"]
+    assert rec["game_name"] == "10-ball" and rec["players"] == ["Ali", "Burak"]
+    assert [(r["winner"], r["end"]) for r in rec["racks"]] == [(0, "T2"), (1, "T2"), (1, "T2")]
+    assert [(i + 1, r["winner"]) for i, r in enumerate(rec["racks"])] == ends
+    assert rec["result"]["winner"] == state["winner"] == 1
+    ali, burak = rec["stats"]
+    assert (ali["fouls"], burak["fouls"]) == tuple(fouls) == (0, 1)   # Burak's C: no contact (G3)
+    assert ali["push_outs"] == 1 and burak["push_outs"] == 0          # T5
+    assert (ali["racks"], burak["racks"]) == (1, 2) and burak["dry_breaks"] == 1
+    assert "10-ball: score sheet" in text and "Push outs" in text

@@ -58,7 +58,7 @@ def _draw(c):
 @pytest.mark.parametrize("layout", ["keypad", "buttons"])
 def test_every_text_fits_every_display(cuts, code, layout):
     b = layout == "buttons"
-    for game in ("14.1", "8ball", "9ball"):
+    for game in ("14.1", "8ball", "9ball", "10ball"):
         c = Controller(layout, code, game)
         for _ in range(len(c.model()["items"])):    # every setup row through its values
             for _ in range(16):

@@ -245,3 +245,29 @@ def test_key_hints_follow_their_hints_language_and_width_though_kept():
     md["lang"] = "tr"
     tr = _hints_row(md)
     assert tr.startswith("A=") and "Made" not in tr and "Foul" not in tr, tr
+
+
+def test_10ball_push_out_the_T7_choice_and_the_rack_won_in_both_languages():
+    from firmware import lang
+    from firmware.ui import Controller
+
+    for code in ("en", "tr"):
+        c = Controller("keypad", code, "10ball")
+        for k in "5 1 3 A".split():     # start, P1 breaks and pockets the 3 (T4)
+            c.key("press", k)
+        t = oled_text(c.model())
+        assert lang.t(code, "push_ok") in t, t                     # T5
+        assert lang.t(code, "lowest").format(1) in t and "4-10" in t, t   # the balls on the table (T1)
+        for k in "1 B".split():          # the 1 in, not as called (T7): P2 chooses
+            c.key("press", k)
+        md = c.model()
+        t = oled_text(md)
+        assert md["state"]["pending"]["options"] == ["shoot", "pass"]
+        for o in ("shoot", "pass"):
+            assert lang.t(code, o) in t, t
+        assert lang.t(code, o) in "\n".join(lcd_text(md))
+        for k in "1 # 0 A".split():      # P2 shoots and makes the 10 as called (T2)
+            c.key("press", k)
+        end = "T2 " + lang.t(code, "end_T2")
+        assert end in oled_text(c.model()) and end in "\n".join(lcd_text(c.model()))
+        assert views.render(c.model(), "lcd16")

@@ -243,7 +243,7 @@ def event(rng, s):
     c = rng.below(7)
     if c == 0:
         ev["call"] = "safety"
-    elif c == 1 and s["game"] == "9ball":
+    elif c == 1 and s["game"] in ("9ball", "10ball"):
         ev["call"] = "push"
     elif c < 5 and pots and pots[0]:
         ev["call"] = pots[0]
@@ -263,14 +263,17 @@ def _new(game, rng, names):
     else:
         ev["race"] = [1 + rng.below(3), 1 + rng.below(3)]
         ev["break"] = ("alternate", "winner", "loser")[rng.below(3)]
-        ev["nine_on_break"] = ("win", "spot")[rng.below(2)]
+        if game == "10ball":
+            ev["ten_on_break"] = ("spot", "win")[rng.below(2)]  # O6
+        else:
+            ev["nine_on_break"] = ("win", "spot")[rng.below(2)]
     return ev
 
 
 PLAYERS = (["Ali", "Zeynep"], ["Şükrü", "İlkay"], ["Hakan", "Gökhan"], ["Ayşe", "Can"])
 
 
-@pytest.mark.parametrize("game", ["14.1", "8ball", "9ball"])
+@pytest.mark.parametrize("game", ["14.1", "8ball", "9ball", "10ball"])
 @pytest.mark.parametrize("layout", ["keypad", "buttons"])
 def test_every_display_shows_what_the_next_shooter_needs(game, layout):
     screens = [Screen(k, layout) for k in BOARDS]
