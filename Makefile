@@ -29,9 +29,10 @@ $(STAMP): requirements-dev.txt
 	$(BIN)/python -m pip install --quiet --no-deps --target $(VENV)/mpstubs -r $(VENV)/req-stubs.txt
 	touch $@
 
-# Two pytest-xdist workers; the tests of one virtual Pico (or one frozen VM build) stay in one
-# worker, as tests/conftest.py groups them, and the longest groups start first.
-XDIST := -n 2 --dist loadgroup --no-loadscope-reorder
+# Two pytest-xdist workers; each test file runs whole in one worker (--dist loadfile), so its
+# module fixtures (one virtual Pico, one frozen VM build) serve all its tests, and the longest
+# files start first (tests/conftest.py's order).
+XDIST := -n 2 --dist loadfile --no-loadscope-reorder
 test: venv node_modules
 	$(BIN)/python -m pytest -q $(XDIST) tests
 
