@@ -48,7 +48,7 @@ BUDGET = ("test_app_frozen.py::", "test_app_mp.py::", "test_mpy_cross.py::",
           "test_journal_nor.py::test_wear_", "test_deploy.py::test_a_match_keyed")
 
 # Test files whose tests share one virtual Pico or one deployed build (module fixtures): under
-# xdist (--dist loadgroup) each file is one group, run by one worker.
+# xdist (--dist loadfile) each file runs whole in one worker.
 VPICO = ("test_deploy.py", "test_deploy_errors.py", "test_vpico.py", "test_vpico_devices.py",
          "test_vpico_start.py")
 # Tests that run the board-like VM (a prefix of their node id after tests/).
