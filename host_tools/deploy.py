@@ -220,7 +220,8 @@ class Board:
                                                                   self.port, err[-800:]))
         return r
 
-    def probe(self, resume: bool = False, timeout: float = 20) -> dict:
+    def probe(self, resume: bool = False, timeout: float = 45) -> dict:
+        # (a board in a match answers in a few seconds; the rest is room for a loaded host)
         r = self.mpremote(["run", str(PROBE)], timeout=timeout, resume=resume)
         for line in r.stdout.splitlines():
             if line.startswith("DEPLOY-PROBE "):
