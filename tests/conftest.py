@@ -62,10 +62,7 @@ SLOW = ("test_journal_torn.py::test_power_cut_at_every_byte", "test_journal_nor.
         "test_scoresheet.py::test_a_journal_cut_short", "test_wall.py::test_the_wall_follows",
         "test_boot.py::", "test_at_repl.py::", "test_keys_fuzz.py::", "test_properties.py::",
         "test_mash.py::", "test_roundtrip.py::", "test_screens.py::test_the_simulators")
-# Files whose module fixtures are worth one worker: the frozen VM's build, the README pictures
-# rendered once.
-SHARED = ("test_app_frozen.py", "test_screens.py")
-# Groups that keep one worker busy longest go first, so that the other worker takes the many
+# Files that keep one worker busy longest go first, so that the other worker takes the many
 # short tests meanwhile (xdist's own reorder, by test count, is off: --no-loadscope-reorder).
 FIRST = VPICO + ("test_app_frozen.py", "test_app_mp.py", "test_micropython.py")
 
@@ -91,15 +88,12 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.budget)
         if f in VPICO:
             item.add_marker(pytest.mark.vpico)
-            item.add_marker(pytest.mark.xdist_group(f))
         if rel.startswith(MP):
             item.add_marker(pytest.mark.mp)
         if rel.startswith(SLOW):
             item.add_marker(pytest.mark.slow)
         if rel == SMOKE:
             item.add_marker(pytest.mark.smoke)
-        if f in SHARED:
-            item.add_marker(pytest.mark.xdist_group(f))
     items.sort(key=_rank)  # stable: each file keeps its own order
 
 
