@@ -80,11 +80,13 @@ def test_readme_lists_what_the_buttons_cant_enter():
 
 def test_streams_round_trip_on_the_board_like_vm():
     """The same streams' code under MicroPython (32-bit, its own dict and str): 20 streams a
-    game and input. The heap is 96 KB, not the board's 64: the Controller and its match are
-    the board's, but the test's second match (the events expected) and its code take 25 KB."""
+    game and input. The heap is 128 KB, not the board's 64: the Controller and its match are
+    the board's, but the test's second match (the events expected), its streams and its code
+    take the rest, and at 92 KB a 10-ball stream's journal line finds no room. The board's own
+    heap is judged by test_app_frozen and the mash rig, not here."""
     from host_tools import mpy
 
-    res = mpy.run_module("tests.mp_roundtrip", ["20", "30"], heap="96K")
+    res = mpy.run_module("tests.mp_roundtrip", ["20", "30"], heap="128K")
     assert res.returncode == 0 and res.fits, res.stdout + res.stderr
     lines = [x for x in res.stdout.splitlines() if x.startswith("roundtrip ")]
     assert len(lines) == 12 and res.stdout.rstrip().endswith("roundtrip: ok"), res.stdout

@@ -292,7 +292,7 @@ def test_terminal_mode_fits_its_terminal_quits_on_q_and_restores_it():
         os.close(slave)
     assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
     assert after == before
-    frames = out.decode().replace("\r", "").split("\x1b[H\x1b[2J")[1:]
+    frames = out.decode("utf-8", "replace").replace("\r", "").split("\x1b[H\x1b[2J")[1:]
     small = [f for f in frames if "┌" + "─" * 64 + "┐" in f]
     assert len(small) >= 2  # the first screen and the one after the key
     for f in small:

@@ -376,13 +376,17 @@ class VPico:
 
     def wait_text(self, want, timeout: float = 60.0, step_ms: float = 50) -> list[str]:
         """Let the board run until its panel's text satisfies want (a function of the rows, or
-        a string one row must contain); the rows. Fails after timeout seconds of wall time."""
+        a string one row must contain) and stays the same for step_ms (a screen whose rows are
+        still on the wire is not read half drawn); the rows. Fails after timeout seconds of
+        wall time."""
         ok = want if callable(want) else (lambda rows: any(want in r for r in rows))
         deadline = time.monotonic() + timeout
+        seen = None
         while True:
             rows = self.text()
-            if ok(rows):
+            if rows == seen:
                 return rows
+            seen = rows if ok(rows) else None
             if time.monotonic() > deadline:
                 raise TimeoutError("the panel never showed %r; it shows %r" % (want, rows))
             self.wait(step_ms)
