@@ -7,3 +7,5 @@
 package("firmware", base_path=".", opt=0)
 package("boards", base_path=".", opt=0)
 module("ssd1306.py", base_path="firmware/lib")
+# The MQTT client of a board with Wi-Fi (firmware/net.py), from micropython-lib.
+require("umqtt.simple")

@@ -295,6 +295,17 @@ class Store:
         except OSError:
             return []
 
+    def past(self, n):
+        """The journal of archived match n (hist/<n>), opened to be read (head, records()), or
+        None if it is not there or can't be opened (firmware/net.py publishes it)."""
+        path = "%s/%d" % (self.hist, n)
+        if not _exists(path):
+            return None
+        try:
+            return Journal(path).open()
+        except Exception:  # noqa: BLE001 - Damaged, Foreign, OSError: not published
+            return None
+
     def full(self):
         """Whether the flash is short of room for a new match (Start asks first)."""
         if self.left < 0:
