@@ -71,9 +71,10 @@ BOARD ?= pico
 PORT ?= /dev/ttyACM0
 OPTIONS ?=
 PLAYERS ?=
+SECRETS ?=
 deploy: venv
 	$(BIN)/python -m host_tools.deploy --board $(BOARD) --port $(PORT) --options '$(OPTIONS)' \
-	    --players '$(PLAYERS)'
+	    --players '$(PLAYERS)' --secrets '$(SECRETS)'
 
 # The board's match records into DIR (only what is new): make pull PORT=/dev/ttyACM0 DIR=records
 DIR ?= records

@@ -85,6 +85,7 @@ class Net:
         self._stseq = -2  # the seq of the state last published (for the current match)
         self.sent = 0  # records published (PUBACKed) since boot
         self.retries = 0  # connections lost or refused since boot
+        self.error = None  # the last OSError that dropped the connection
 
     # ------------------------------------------------------------ progress on flash
 
@@ -254,6 +255,10 @@ class Net:
                            s.get("pass") or None, 60, ssl)
         c.set_last_will(self.base + "status", "offline", True, 1)
         c.connect(True, _WAIT_MS / 1000)
+        try:  # umqtt writes a packet in pieces: without this, Nagle holds them for an ACK
+            c.sock.setsockopt(6, 1, 1)  # IPPROTO_TCP, TCP_NODELAY
+        except (OSError, AttributeError):
+            pass
         self.c = c
         self._todo = [(self.base + "status", b"online")] + self._ha()
         self._stseq = -2
@@ -322,7 +327,8 @@ class Net:
                 self._last = self._look = now
                 return
             self._step(now, match)
-        except OSError:
+        except OSError as e:
+            self.error = e
             self._drop(now, None)
 
     def _step(self, now, match):

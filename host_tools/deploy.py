@@ -58,7 +58,7 @@ MANIFEST = "deploy.json"
 FLAG = "deploy.flag"
 PROBE = ROOT / "boards" / "deploy_probe.py"
 # What `sys.implementation._machine` says on each kind of board a profile is for.
-MACHINES = {"pico": ("RP2040", "RP2350"), "esp32_devkit": ("ESP32",)}
+MACHINES = {"pico": ("RP2040", "RP2350"), "pico_w": ("RP2040", "RP2350"), "esp32_devkit": ("ESP32",)}
 MARGIN_BLOCKS = 4  # flash blocks kept free beyond what the files take (littlefs metadata)
 QUIET_S = 8.0  # mpremote silent this long while copying: the board has stopped answering
 READY_S = 30.0  # a board reset by the deploy answers again within this (a Pico: 1-2 s)
@@ -366,7 +366,8 @@ def check_players(path) -> list[str]:
 
 
 def deploy(port: str, board: str = "pico", tree: Path | None = None, options: dict | None = None,
-           out: Callable[[str], None] = print, players: str | Path | None = None) -> dict:
+           out: Callable[[str], None] = print, players: str | Path | None = None,
+           secrets: str | Path | None = None) -> dict:
     """Put the build on the board at port (and the roster players, a file); returns what it
     did (copied, removed, seconds...)."""
     t0 = time.monotonic()
@@ -388,7 +389,10 @@ def deploy(port: str, board: str = "pico", tree: Path | None = None, options: di
            info.get("machine"), free_kb))
     result = {"copied": copy, "removed": remove, "bytes": 0, "probe_s": time.monotonic() - t0,
               "info": info, "resets": 1}
-    if not copy and not remove and not players and not info.get("held"):
+    if secrets and not Path(secrets).is_file():
+        raise DeployError("no secrets file %s (--secrets: the Wi-Fi and broker JSON, "
+                          "docs/network.md)" % secrets)
+    if not copy and not remove and not players and not secrets and not info.get("held"):
         b.mpremote(["reset"], timeout=20)
         result["seconds"] = time.monotonic() - t0
         out("deploy: nothing to copy (%d files up to date); board reset (%.1f s)"
@@ -434,6 +438,9 @@ def deploy(port: str, board: str = "pico", tree: Path | None = None, options: di
         if players:
             args += ["+", "cp", "-f", str(players), ":/players.txt"]
             out("  copy players.txt (%d bytes, from %s)" % (Path(players).stat().st_size, players))
+        if secrets:  # /secrets.json (docs/network.md): outside the manifest and the repo
+            args += ["+", "cp", "-f", str(secrets), ":/secrets.json"]
+            out("  copy secrets.json (from %s)" % secrets)
         args += ["+", "cp", "-f", str(mpath), ":/" + MANIFEST, "+", "rm", ":/" + FLAG,
                  "+", "reset"]
         t_copy = time.monotonic()
@@ -481,8 +488,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="profile options for its board.py, e.g. '{\"display\": \"lcd20\"}'")
     ap.add_argument("--players", metavar="FILE", help="the club's roster, a name a line (the "
                     "board's /players.txt; without it the board's stays as it is)")
+    ap.add_argument("--secrets", metavar="FILE", help="the Wi-Fi and broker settings, JSON "
+                    "(the board's /secrets.json, docs/network.md; never in the repo)")
     ns = ap.parse_args(argv)
-    given = [o for o in ("--board", "--port", "--tree", "--options", "--players")
+    given = [o for o in ("--board", "--port", "--tree", "--options", "--players", "--secrets")
              if getattr(ns, o[2:]) != ap.get_default(o[2:])]
     if ns.action and given:
         ap.error("%s takes no options (%s)" % (ns.action, ", ".join(given)))
@@ -501,7 +510,8 @@ def main(argv: list[str] | None = None) -> int:
               % (out.relative_to(ROOT), n, size, mpy_cross_format()))
         return 0
     try:
-        deploy(ns.port, ns.board, tree=ns.tree, options=ns.options, players=ns.players or None)
+        deploy(ns.port, ns.board, tree=ns.tree, options=ns.options, players=ns.players or None,
+               secrets=ns.secrets or None)
     except DeployError as e:
         print("deploy: error: %s" % e, file=sys.stderr)
         return 1
