@@ -60,7 +60,7 @@ class Net:
 
     def __init__(self, secrets, store, client=None):
         s = secrets
-        self.s = s
+        self.sec = s
         self.store = store
         self.club = str(s["club"])
         self.table = int(s.get("table", 1))
@@ -219,7 +219,7 @@ class Net:
                 w.config(pm=0xA11140)  # no power saving: replies within milliseconds
             except (ValueError, TypeError, OSError):
                 pass
-            w.connect(self.s.get("ssid", ""), self.s.get("password", ""))
+            w.connect(self.sec.get("ssid", ""), self.sec.get("password", ""))
             self.link = "connecting"
             return False
         if w.isconnected():
@@ -237,7 +237,7 @@ class Net:
         return False
 
     def _connect(self, now):
-        s = self.s
+        s = self.sec
         if self._mk is not None:
             c = self._mk()
         else:
