@@ -49,6 +49,9 @@ class Hub:
                 self.push(tbl)
 
 
+HUB = web.AppKey("hub", Hub)
+
+
 def _tbl(req):
     return "%s/%s" % (req.match_info["club"], req.match_info["n"])
 
@@ -70,11 +73,11 @@ async def results_page(req):
 
 
 async def room_json(req):
-    return web.json_response(req.app["hub"].room.views())
+    return web.json_response(req.app[HUB].room.views())
 
 
 async def table_json(req):
-    room = req.app["hub"].room
+    room = req.app[HUB].room
     tbl = _tbl(req)
     if tbl not in room.tables:
         raise web.HTTPNotFound(text="no table %s" % tbl)
@@ -84,7 +87,7 @@ async def table_json(req):
 async def stream(req):
     """Server-Sent Events: "room" (every table's view) first, then "table" (one table's new
     view) whenever a record, state or status changes it."""
-    hub = req.app["hub"]
+    hub = req.app[HUB]
     resp = web.StreamResponse(headers={"Content-Type": "text/event-stream",
                                        "Cache-Control": "no-cache"})
     await resp.prepare(req)
@@ -113,16 +116,16 @@ def _records(room):
 
 
 async def results_json(req):
-    return web.json_response(_records(req.app["hub"].room))
+    return web.json_response(_records(req.app[HUB].room))
 
 
 async def results_csv(req):
-    return web.Response(text=results.csv_all(_records(req.app["hub"].room)),
+    return web.Response(text=results.csv_all(_records(req.app[HUB].room)),
                         content_type="text/csv")
 
 
 async def result_one(req):
-    room = req.app["hub"].room
+    room = req.app[HUB].room
     r = results.record(room, _tbl(req), req.match_info["match"])
     if r is None:
         raise web.HTTPNotFound(text="no such match")
@@ -132,7 +135,7 @@ async def result_one(req):
 
 
 async def _stale_task(app):
-    hub = app["hub"]
+    hub = app[HUB]
 
     async def loop():
         while True:
@@ -146,7 +149,7 @@ async def _stale_task(app):
 
 def make_app(hub):
     app = web.Application()
-    app["hub"] = hub
+    app[HUB] = hub
     app.router.add_get("/", room_page)
     app.router.add_get("/overlay/{club}/{n}", overlay_page)
     app.router.add_get("/results", results_page)
