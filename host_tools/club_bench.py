@@ -80,10 +80,11 @@ class Table:
 
     def __init__(self, club, n, port, rng, speed, t0):
         import paho.mqtt.client as mqtt
+        from paho.mqtt.enums import CallbackAPIVersion
 
         self.n, self.rng, self.speed = n, rng, speed
         self.topic = "pool/%s/table/%d/" % (club, n)
-        self.c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="bench-table-%d" % n,
+        self.c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="bench-table-%d" % n,
                              protocol=mqtt.MQTTv311)
         self.c.max_inflight_messages_set(100)
         self.c.connect("127.0.0.1", port)
@@ -180,6 +181,7 @@ def bench(tables=64, speed=10.0, seconds=60.0, out=sys.stdout):
                              "--port", str(b.port), "--db", db, "--http", "127.0.0.1:%d" % http,
                              "--client-id", "bench-room"], env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
+    assert view.stdout is not None and view.stderr is not None
     try:
         line = view.stdout.readline()
         if "room view" not in line:

@@ -13,6 +13,7 @@ import urllib.request
 
 import paho.mqtt.client as mqtt
 import pytest
+from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware.match import Match
 from host_tools.club import broker
@@ -35,7 +36,7 @@ def mosquitto(tmp_path):
 
 
 def table(port, client_id="table-1"):
-    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
+    c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
                     protocol=mqtt.MQTTv311)
     c.connect("127.0.0.1", port)
     c.loop_start()

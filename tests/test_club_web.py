@@ -55,7 +55,7 @@ def test_room_json_and_pages():
         assert v["status"] == "online" and not v["stale"]
         assert [p["racks"] for p in v["match"]["players"]] == \
             [p["racks"] for p in m.state()["players"]]
-        assert v["match"]["race"] == list(m.get("race"))
+        assert v["match"]["race"] == list(m.get("race") or ())
         one = await (await client.get("/api/table/club/1")).json()
         assert one["match"] == v["match"]
         assert (await client.get("/api/table/club/9")).status == 404

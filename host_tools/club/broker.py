@@ -53,7 +53,8 @@ class Mosquitto:
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             if self.proc.poll() is not None:
-                raise RuntimeError("mosquitto exited: %s" % self.proc.stderr.read().decode())
+                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                raise RuntimeError("mosquitto exited: %s" % err)
             try:
                 socket.create_connection(("127.0.0.1", self.port), 0.2).close()
                 return self

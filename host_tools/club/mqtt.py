@@ -3,6 +3,7 @@
 import json
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 
 KINDS = ("event", "state", "status")
 
@@ -44,7 +45,7 @@ class Bridge:
         self.host, self.port = host, port
         self.connected = False
         self.bad = 0  # messages on the tables' topics that were not readable
-        c = self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
+        c = self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
                                       clean_session=False, protocol=mqtt.MQTTv311)
         if username:
             c.username_pw_set(username, password)

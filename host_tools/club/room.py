@@ -80,14 +80,14 @@ class Live:
             p["exts"] = m.exts(i)  # shot-clock extensions left this rack (K3)
             p["balls"] = m.player(i, "balls")
             players.append(p)
-        tot = m.get("tot")
+        tot = m.get("tot") or [[0, 0], [0, 0]]
         return {
             "match": self.match, "game": game, "rack": st["rack"], "shooter": st["shooter"],
             "bih": st["bih"], "breaking": st["breaking"], "push_out": st["push_out"],
             "balls_left": st["balls_left"], "on_table": st["on_table"], "groups": st["groups"],
             "pending": st["pending"], "winner": st["winner"], "players": players,
-            "race": list(m.get("race")) if game != "14.1" else None,
-            "target": list(m.get("target")) if game == "14.1" else None,
+            "race": list(m.get("race") or ()) if game != "14.1" else None,
+            "target": list(m.get("target") or ()) if game == "14.1" else None,
             "clock": dict(clock) if clock else None,
             "match_fouls": [tot[0][0], tot[1][0]], "break_and_runs": [tot[0][1], tot[1][1]],
             "seq": None if self.next is None else self.next - 1, "events": self.applied,
@@ -104,7 +104,7 @@ class Room:
         self.stale = stale
         self.now = clock
         self.live = {}  # (tbl, match) -> Live
-        self.tables = {}  # tbl -> {"status", "retained", "seen", "current"}
+        self.tables: "dict[str, dict]" = {}  # tbl -> {"status", "retained", "seen", "current"}
         for tbl, (status, state, seen) in store.tables().items():
             self._table(tbl).update(status=status, retained=state, seen=seen)
         for tbl, match, _n, _first, last in store.matches():
@@ -181,7 +181,8 @@ class Room:
             "table": tbl, "club": club, "n": n, "status": t["status"], "stale": stale,
             "age": age, "waiting": gap is not None,
             "gap": list(gap) if gap else None, "match": mv,
-            "shot_clock": ret.get("clock") if mv and ret.get("match") == lv.match else None,
+            "shot_clock": ret.get("clock") if lv and mv and ret.get("match") == lv.match
+            else None,
         }
 
     def views(self):
