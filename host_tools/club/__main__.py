@@ -72,6 +72,8 @@ async def serve(args, ready=None):
         await asyncio.Event().wait()
     finally:
         bridge.stop()
+        hub.close()
+        await asyncio.sleep(0.05)  # the streams end
         await runner.cleanup()
         store.close()
         if local:
@@ -95,6 +97,11 @@ def main(argv):
         print("club: %s" % e, file=sys.stderr)
         return 1
     finally:
+        rest = [t for t in asyncio.all_tasks(loop) if not t.done()]
+        for t in rest:
+            t.cancel()
+        if rest:
+            loop.run_until_complete(asyncio.gather(*rest, return_exceptions=True))
         loop.close()
     return 0
 

@@ -43,6 +43,11 @@ class Hub:
         for q in self.streams:
             q.put_nowait(("table", data))
 
+    def close(self):
+        """End every open stream (before the server shuts down)."""
+        for q in self.streams:
+            q.put_nowait((None, None))
+
     def check_stale(self):
         for tbl in list(self.room.tables):
             if self.room.view(tbl)["stale"] != self.stale.get(tbl):
@@ -98,6 +103,8 @@ async def stream(req):
                           % json.dumps(hub.room.views())).encode())
         while True:
             kind, data = await q.get()
+            if kind is None:
+                break
             await resp.write(("event: %s\ndata: %s\n\n" % (kind, data)).encode())
     except (ConnectionResetError, asyncio.CancelledError):
         pass

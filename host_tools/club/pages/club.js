@@ -11,7 +11,9 @@ function scoreOf(m, i) {
 }
 
 function goalOf(m) {
-  return m.game === "14.1" ? "to " + m.target.join("/") : "race to " + m.race.join("/");
+  const g = m.game === "14.1" ? m.target : m.race;
+  const n = g[0] === g[1] ? String(g[0]) : g.join("/");  // a handicap shows both
+  return (m.game === "14.1" ? "to " : "race to ") + n;
 }
 
 function clockText(t) {
