@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # pyright: use the copy bundled in the wheel and system node; no version check online.
 export PYRIGHT_PYTHON_IGNORE_WARNINGS := 1
 
-.PHONY: venv node_modules test check lint fix sim bench clean mpy deploy pull frozen test-frozen bench-pico
+.PHONY: venv node_modules test check lint fix sim bench clean mpy deploy pull frozen test-frozen bench-pico club bench-club
 
 venv: $(STAMP)
 
@@ -104,3 +104,13 @@ bench-pico: venv node_modules
 clean:
 	rm -rf $(VENV) build node_modules .pytest_cache .ruff_cache .hypothesis
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+
+# The club's room view (docs/club.md): a local Mosquitto on 127.0.0.1 and the web view on
+# http://127.0.0.1:8080/; make club BROKER=HOST uses the club's broker instead.
+BROKER ?=
+club: venv
+	$(BIN)/python -m host_tools.club $(if $(BROKER),--broker $(BROKER))
+
+# 64 simulated tables at 10x speed against one Mosquitto and one room view (a minute or two).
+bench-club: venv
+	$(BIN)/python -m host_tools.club_bench

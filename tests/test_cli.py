@@ -16,6 +16,8 @@ from host_tools.mpy import ROOT
 CLIS = {
     "host_tools.bench": [],
     "host_tools.bench_vpico": [],
+    "host_tools.club": [],
+    "host_tools.club_bench": [],
     "host_tools.deploy": [],
     "host_tools.glyph_art": [],
     "host_tools.journal_read": ["records"],
