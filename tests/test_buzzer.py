@@ -79,9 +79,9 @@ def test_quiet_plays_nothing_and_a_new_tone_takes_over():
     assert pwm.writes == [(0, 0, 0)]
     tick, end = buzzer.TONES[shotclock.TICK], buzzer.TONES[shotclock.END]
     b.play(shotclock.TICK, 0)
-    clock[0] = tick[1] // 2
-    b.play(shotclock.END, clock[0])  # END while a TICK still sounds: END from now, its length
-    for clock[0] in range(clock[0], clock[0] + end[1] + 10):
+    t1 = clock[0] = tick[1] // 2
+    b.play(shotclock.END, t1)  # END while a TICK still sounds: END from now, its length
+    for clock[0] in range(t1, t1 + end[1] + 10):
         b.poll(clock[0])
     assert pwm.tones() == [(0, tick[1] // 2, tick[0]), (tick[1] // 2, end[1], end[0])]
 

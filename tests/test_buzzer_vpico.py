@@ -53,7 +53,7 @@ def test_warn_tick_and_end_sound_at_their_frequency_for_their_time():
     print("\n".join("%s: %.1f Hz, %.1f ms, duty %.3f" % (k, t["hz"], (t["t1"] - t["t0"]) / 1000,
                                                         t["duty"]) for k, t in zip(KINDS, log)))
     assert len(tones) == len(KINDS), tones  # one tone each, silence between them
-    for kind, (start, ms, hz), t in zip(KINDS, tones, log):
+    for kind, (_, ms, hz), t in zip(KINDS, tones, log):
         want_hz, want_ms = buzzer.TONES[kind]
         assert abs(hz - want_hz) <= 0.02 * want_hz, (kind, hz)
         assert abs(ms - want_ms) <= 20, (kind, ms)
