@@ -4,6 +4,7 @@
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,6 +14,13 @@ from tests.test_boards import _Machine
 
 ROOT = Path(__file__).resolve().parent.parent
 KINDS = (shotclock.WARN, shotclock.TICK, shotclock.END)
+
+
+def tone(kind):
+    # (Hz, ms) the driver promises for kind
+    t = buzzer.TONES[kind]
+    assert t is not None
+    return t
 
 
 class FakePWM:
@@ -48,10 +56,10 @@ def test_the_tones_are_the_shot_clocks_kinds():
     # and each last second short, the end long (K4: the time is up unmistakably)
     assert buzzer.TONES[shotclock.QUIET] is None
     for k in KINDS:
-        hz, ms = buzzer.TONES[k]
+        hz, ms = tone(k)
         assert 2000 <= hz <= 4000, k
-    assert max(buzzer.TONES[k][1] for k in (shotclock.WARN, shotclock.TICK)) < 1000 // 4
-    assert buzzer.TONES[shotclock.END][1] >= 4 * buzzer.TONES[shotclock.TICK][1]
+    assert max(tone(k)[1] for k in (shotclock.WARN, shotclock.TICK)) < 1000 // 4
+    assert tone(shotclock.END)[1] >= 4 * tone(shotclock.TICK)[1]
     assert buzzer.HALF == 65536 // 2  # a square wave
 
 
@@ -61,7 +69,7 @@ def test_play_starts_a_tone_and_poll_ends_it_when_due(kind):
     pwm = FakePWM(clock=clock)
     b = buzzer.Buzzer(pwm)
     assert pwm.duty == 0  # silent from the start
-    hz, ms = buzzer.TONES[kind]
+    hz, ms = tone(kind)
     b.play(kind, clock[0])
     assert (pwm.hz, pwm.duty) == (hz, buzzer.HALF)
     for clock[0] in range(1000, 1000 + ms + 50, 2):  # the loop's passes, 2 ms apart
@@ -77,7 +85,7 @@ def test_quiet_plays_nothing_and_a_new_tone_takes_over():
     b.play(shotclock.QUIET, 0)
     b.poll(0)
     assert pwm.writes == [(0, 0, 0)]
-    tick, end = buzzer.TONES[shotclock.TICK], buzzer.TONES[shotclock.END]
+    tick, end = tone(shotclock.TICK), tone(shotclock.END)
     b.play(shotclock.TICK, 0)
     t1 = clock[0] = tick[1] // 2
     b.play(shotclock.END, t1)  # END while a TICK still sounds: END from now, its length
@@ -96,7 +104,7 @@ def test_a_tone_across_the_ticks_wrap(monkeypatch):
     monkeypatch.setattr(buzzer, "ticks_diff", ticks_diff)
     pwm = FakePWM()
     b = buzzer.Buzzer(pwm)
-    ms = buzzer.TONES[shotclock.END][1]
+    ms = tone(shotclock.END)[1]
     b.play(shotclock.END, period - 10)
     b.poll(ms - 20)  # past the wrap, 10 ms short of the tone's length: still sounding
     assert pwm.duty == buzzer.HALF
@@ -118,9 +126,9 @@ def test_a_shot_sounds_the_warning_the_last_five_seconds_and_the_end():
         if kind:
             b.play(kind, clock[0])
         b.poll(clock[0])
-    want = [(shot - prof["warn"] * 1000,) + buzzer.TONES[shotclock.WARN][::-1]]
-    want += [(shot - s * 1000,) + buzzer.TONES[shotclock.TICK][::-1] for s in (5, 4, 3, 2, 1)]
-    want.append((shot,) + buzzer.TONES[shotclock.END][::-1])
+    want = [(shot - prof["warn"] * 1000,) + tone(shotclock.WARN)[::-1]]
+    want += [(shot - s * 1000,) + tone(shotclock.TICK)[::-1] for s in (5, 4, 3, 2, 1)]
+    want.append((shot,) + tone(shotclock.END)[::-1])
     # each tone at the pass its moment falls on (2 ms steps), for its length
     assert pwm.tones() == want
 
@@ -135,9 +143,13 @@ def _pin_of_readme(board_heading):
     return int(re.findall(r"GP(?:IO)?(\d+)", row)[0])
 
 
+class _BuzzerMachine(_Machine):
+    pwm: Any = None  # the PWM the board made
+
+
 @pytest.fixture
 def machine(monkeypatch):
-    fake = _Machine()
+    fake = _BuzzerMachine()
 
     class PWM(FakePWM):
         def __init__(self, pin):
@@ -165,7 +177,7 @@ def test_a_board_builds_the_buzzer_on_its_pin(machine, monkeypatch, board, headi
     assert machine.pwm.pin == pin and machine.made[-2:] == [("PWM", pin), ("WDT", p["wdt_ms"])]
     hw.buzzer.play(shotclock.TICK, 0)
     assert machine.pwm.duty == buzzer.HALF
-    hw.buzzer.poll(buzzer.TONES[shotclock.TICK][1])
+    hw.buzzer.poll(tone(shotclock.TICK)[1])
     assert machine.pwm.duty == 0
 
 

@@ -36,13 +36,20 @@ print("played")
 """
 
 
+def tone(kind):
+    # (Hz, ms) the driver promises for kind
+    t = buzzer.TONES[kind]
+    assert t is not None
+    return t
+
+
 def mpremote(board, *args, timeout=120):
     return subprocess.run([MPREMOTE, "connect", board.pty, *args], capture_output=True,
                           text=True, timeout=timeout)
 
 
 def test_warn_tick_and_end_sound_at_their_frequency_for_their_time():
-    plan = [(k, buzzer.TONES[k][1]) for k in KINDS]
+    plan = [(k, tone(k)[1]) for k in KINDS]
     with vpico.VPico() as b:
         r = mpremote(b, "cp", str(ROOT / "firmware/drivers/buzzer.py"), ":buzzer.py")
         assert r.returncode == 0, r.stderr
@@ -54,7 +61,7 @@ def test_warn_tick_and_end_sound_at_their_frequency_for_their_time():
                                                         t["duty"]) for k, t in zip(KINDS, log)))
     assert len(tones) == len(KINDS), tones  # one tone each, silence between them
     for kind, (_, ms, hz), t in zip(KINDS, tones, log):
-        want_hz, want_ms = buzzer.TONES[kind]
+        want_hz, want_ms = tone(kind)
         assert abs(hz - want_hz) <= 0.02 * want_hz, (kind, hz)
         assert abs(ms - want_ms) <= 20, (kind, ms)
         assert abs(t["duty"] - 0.5) < 0.02, (kind, t)  # a square wave: the piezo's loudest
