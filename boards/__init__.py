@@ -46,9 +46,19 @@ def build(p, machine):
     # the wall panel: beside the display, or the display itself (then also the app's wall, so
     # that its marks blink)
     wl = scr if kind in _WALLS else (_panel(hw, p, wall, Pin, spi) if wall else None)
+    # the piezo buzzer (the shot clock's beeps) on its PWM pin, made after the bus too; its
+    # driver is loaded only for a profile with a "buzzer_pin"
+    bz = None
+    if p.get("buzzer_pin") is not None:
+        from firmware.drivers.buzzer import Buzzer
+
+        bz = Buzzer(machine.PWM(Pin(p["buzzer_pin"])))
     wdt = machine.WDT(timeout=p["wdt_ms"]) if p["wdt_ms"] else None
     unload("hw")  # the wiring code is not needed again
-    return Hardware(scr, inp, kind, p["input"], wdt, machine.reset, p["lang"], wall=wl)
+    bundle = Hardware(scr, inp, kind, p["input"], wdt, machine.reset, p["lang"], wall=wl)
+    # the app's hw.buzzer: play(kind, now), poll(now); None without one
+    bundle.buzzer = bz  # pyright: ignore[reportAttributeAccessIssue]  (app.Hardware(buzzer=))
+    return bundle
 
 
 _SPI = ("digits", "matrix")

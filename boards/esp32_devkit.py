@@ -17,6 +17,8 @@ PROFILE = {
     "wall_wiring": None,  # e.g. {"cols": False} for a 16x16 NeoPixel panel (rows zigzag)
     "neopixel_pin": 16,  # NeoPixel DIN: GPIO16 (through a 74AHCT125 to 5 V logic if it needs it)
     "matrix_cs": 17,  # MAX7219 matrix CS (LOAD): GPIO17; DIN and CLK on the SPI bus below
+    # piezo buzzer of the shot clock, on a PWM pin (boards/README.md): None = none; 19 (GPIO19)
+    "buzzer_pin": None,
     "input": "keypad",  # "keypad" (4x4 matrix) | "buttons" (4 to 6 push buttons)
     "lang": "en",  # "en" | "tr"
     # hardware I2C 0: id, SDA GPIO21, SCL GPIO22, Hz

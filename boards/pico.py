@@ -15,6 +15,8 @@ PROFILE = {
     "wall_wiring": None,  # e.g. {"cols": False} for a 16x16 NeoPixel panel (rows zigzag)
     "neopixel_pin": 28,  # NeoPixel DIN: GP28 (through a 74AHCT125 to 5 V logic if it needs it)
     "matrix_cs": 27,  # MAX7219 matrix CS (LOAD): GP27; DIN and CLK on the SPI bus below
+    # piezo buzzer of the shot clock, on a PWM pin (boards/README.md): None = none; 26 (GP26)
+    "buzzer_pin": None,
     "input": "keypad",  # "keypad" (4x4 matrix) | "buttons" (4 to 6 push buttons)
     "lang": "en",  # "en" | "tr"
     # I2C0 for the OLED (0x3C) or the LCD backpack (0x27; 0x3F for a PCF8574AT)

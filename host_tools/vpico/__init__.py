@@ -19,6 +19,7 @@ boards/pico.py says, with a control socket for tests.
     VPico(display="lcd20", wall="neopixel")    # the devices of OPTIONS = {"display": ..., ...}
     b.device(), b.wall_state()  # the chips' state (DDRAM/CGRAM, MAX7219 registers, pixels)
     b.wall_rows()               # the wall panel as seen, decoded by host_tools.fakes
+    b.tones(26)                 # the PWM tones on GP26 (the buzzer): (start_ms, ms, Hz)
 """
 
 from __future__ import annotations
@@ -314,6 +315,17 @@ class VPico:
             g = d.grid()
             shots.save_lcd_png(g, path, cols=len(g[0]))
         return "ok " + path
+
+    def tones(self, pin: int | None = None) -> list[tuple[float, float, float]]:
+        """The tones PWM slices played on pin (None: any pin), decoded from the pin's edges:
+        (start_ms, duration_ms, freq_hz) in emulated time, from the first rising edge to the
+        last edge; a tone still sounding is last, as far as it has come."""
+        return [(t["t0"] / 1000, (t["t1"] - t["t0"]) / 1000, t["hz"]) for t in self.tone_log(pin)]
+
+    def tone_log(self, pin: int | None = None) -> list[dict]:
+        """The tones as the emulator decodes them: {pin, t0, t1 (us), hz, duty, cycles}, the
+        one still sounding with "on": true."""
+        return json.loads(self.cmd("tones" if pin is None else "tones %d" % pin))
 
     def stats(self) -> dict:
         return json.loads(self.cmd("stats"))

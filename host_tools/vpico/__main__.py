@@ -10,9 +10,10 @@
   python -m host_tools.vpico [--ctl SOCKET] COMMAND ...
       one control-socket command (presses take turns: one starts 60 ms after the one before
       it was released): press KEY [MS] | down KEY | up KEY | wait MS | time | screen
-      | text | png PATH [SCALE] | device | wall | stats | log [SEQ] | passes [FROM_US]
-      | serial [N] (default socket: build/vpico/flash.ctl); text, png and wall-rows (the wall
-      panel as seen) are drawn here from the device state for the board's display kind
+      | text | png PATH [SCALE] | device | wall | tones [PIN] | stats | log [SEQ]
+      | passes [FROM_US] | serial [N] (default socket: build/vpico/flash.ctl); text, png and
+      wall-rows (the wall panel as seen) are drawn here from the device state for the board's
+      display kind
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ COMMANDS = (
     ("device", (), "the display's chip state (JSON)"),
     ("wall", (), "the wall panel's state (JSON)"),
     ("wall-rows", (), "the wall panel as seen, a row of pixels a line"),
+    ("tones", (("PIN", True, _number),), "the PWM tones on PIN (any pin): JSON, us and Hz"),
     ("stats", (), "the emulator's counters (JSON)"),
     ("log", (("SEQ", True, _number),), "the events from SEQ on, a JSON object a line"),
     ("passes", (("FROM_US", True, _number),), "the firmware's loop passes since FROM_US"),

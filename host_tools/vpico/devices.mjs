@@ -19,6 +19,10 @@
 //   NeoPixelRx  WS2812B data on a pin: the high time of each pulse gives a bit (< 0.625 us 0,
 //               else 1), 8 bits a byte, MSB first; a low of 50 us or more latches the frame
 //               (bytes as sent: G R B per pixel).
+//   ToneRx      a square wave on a pin (a PWM slice driving a piezo buzzer): each run of edges
+//               at one period is a tone, its frequency the rising edges per time, its duty the
+//               high time per time; it ends at its last falling edge once the pin has held still
+//               for 4 periods (at least 2 ms), or where the period changes by more than 5%.
 
 const PAGES = 8;
 
@@ -501,5 +505,71 @@ export class NeoPixelRx {
       frame_us: this.lastFrameNs / 1000, latched_us: Math.round(this.lastLatchNs / 1000),
       high0_ns: this.high0[1] ? this.high0 : null, high1_ns: this.high1[1] ? this.high1 : null,
     };
+  }
+}
+
+// ------------------------------------------------------------------ PWM tone receiver
+const TONE_GAP_NS = 2e6; // a still pin ends a tone after max(this, 4 periods)
+const TONE_SHIFT = 0.05; // a period this much off the tone's is a new tone
+
+export class ToneRx {
+  constructor(pin) {
+    this.pin = pin;
+    this.tones = []; // finished: {pin, t0, t1, hz, duty, cycles} (ns)
+    this.cur = null; // {t0, tRise, tFall, rises, highNs (whole cycles), lastHigh, period}
+    this.high = false;
+  }
+
+  edge(high, t) {
+    if (high === this.high) return;
+    this.high = high;
+    this.poll(t);
+    const c = this.cur;
+    if (!high) {
+      if (c) {
+        c.tFall = t;
+        c.lastHigh = t - c.tRise;
+      }
+      return;
+    }
+    if (!c) {
+      this.cur = { t0: t, tRise: t, tFall: t, rises: 1, highNs: 0, lastHigh: 0, period: 0 };
+      return;
+    }
+    const p = t - c.tRise;
+    if (c.period && Math.abs(p - c.period) > TONE_SHIFT * c.period) {
+      // a new frequency from the cycle that began at the last rising edge
+      const t0 = c.tRise;
+      const h = c.lastHigh;
+      this.finish(t0);
+      this.cur = { t0, tRise: t, tFall: t, rises: 2, highNs: h, lastHigh: 0, period: p };
+      return;
+    }
+    if (!c.period) c.period = p;
+    c.highNs += c.lastHigh;
+    c.lastHigh = 0;
+    c.rises++;
+    c.tRise = t;
+  }
+
+  // end the tone in progress if the pin has held still long enough by t (called lazily)
+  poll(t) {
+    const c = this.cur;
+    if (!c) return false;
+    if (t - Math.max(c.tRise, c.tFall) < Math.max(TONE_GAP_NS, 4 * c.period)) return false;
+    this.finish(Math.max(c.tRise, c.tFall));
+    return true;
+  }
+
+  // the tone in progress, ended at t1 (its last edge, or where the next frequency began)
+  finish(t1) {
+    const c = this.cur;
+    this.cur = null;
+    if (!c || c.rises < 2) return null; // a lone pulse: no frequency
+    const span = c.tRise - c.t0; // whole periods: the first to the last rising edge
+    const tone = { pin: this.pin, t0: c.t0, t1, hz: ((c.rises - 1) * 1e9) / span,
+      duty: c.highNs / span, cycles: c.rises - 1 };
+    this.tones.push(tone);
+    return tone;
   }
 }

@@ -42,6 +42,9 @@
 //     wall                the wall panel's state (NeoPixel: the last latched frame's bytes as
 //                         sent, hex, with its bit timings; matrix: each chip's registers,
 //                         farthest from DIN first), or null
+//     tones [PIN]         the square waves PWM slices put on pins (PIN: that pin only), one
+//                         JSON list: {pin, t0, t1 (us: first rising, last edge), hz, duty,
+//                         cycles}, the one still sounding with "on": true
 //     (screen shows the LCD's rows, the MAX7219 registers or the strip's bytes for those kinds;
 //     png draws only an OLED: the client draws the others from `device`.)
 //     (run.mjs adds `cut N`: a power cut in the middle of the Nth flash operation from now;
@@ -50,7 +53,7 @@ import fs from 'fs';
 import net from 'net';
 import zlib from 'zlib';
 import { GPIOPinState } from 'rp2040js';
-import { Lcd, Max7219Chain, NeoPixelRx, OledI2c, SH1106 } from './devices.mjs';
+import { Lcd, Max7219Chain, NeoPixelRx, OledI2c, SH1106, ToneRx } from './devices.mjs';
 
 const W = 128;
 const H = 64;
@@ -207,6 +210,7 @@ const SCK = 18;
 const DIGITS_CS = 17;
 const MATRIX_CS = 27;
 const NEOPIXEL_PIN = 28;
+const FUNCTION_PWM = 4; // IO_BANK0 GPIOx_CTRL FUNCSEL: the pin driven by its PWM slice
 
 export function attachBoard(mcu, clock, opts = {}) {
   const { kick = () => {}, log = () => {}, i2cInstant = false, ctlPath = null, command = null } = opts;
@@ -247,7 +251,7 @@ export function attachBoard(mcu, clock, opts = {}) {
   const stats = {
     i2cTransactions: 0, i2cNacks: 0, i2cBytes: 0, gddramBytes: 0, frames: 0, passes: 0,
     softTransactions: 0, firstFrameUs: null, firstLitFrameUs: null,
-    spiBytes: 0, spiUnrouted: 0, spiLatches: 0, neopixelFrames: 0,
+    spiBytes: 0, spiUnrouted: 0, spiLatches: 0, neopixelFrames: 0, tones: 0,
   };
   let lastDataPass = -1;
 
@@ -511,6 +515,67 @@ export function attachBoard(mcu, clock, opts = {}) {
     });
   }
 
+  // --- PWM tones (the piezo buzzer, boards/pico.py "buzzer_pin"): every pin a PWM slice drives
+  // (GPIO function 4), its square wave decoded from the pin's edges in emulated time (ToneRx);
+  // a tone is logged once the pin has held still after it (looked at every 5 ms while it sounds)
+  const toneRx = new Map(); // pin -> ToneRx
+  const toneDone = (rx) => {
+    for (; rx.logged < rx.tones.length; rx.logged++) {
+      const t = rx.tones[rx.logged];
+      stats.tones++;
+      event({ ev: 'tone', pin: t.pin, t0: Math.round(t.t0 / 1000), t1: Math.round(t.t1 / 1000),
+        hz: t.hz, duty: t.duty, cycles: t.cycles, pass: stats.passes });
+    }
+  };
+  const tonePoll = () => {
+    let sounding = false;
+    for (const rx of toneRx.values()) {
+      rx.poll(clock.nanos);
+      toneDone(rx);
+      if (rx.cur) sounding = true;
+    }
+    return sounding;
+  };
+  let toneArmed = false;
+  const toneAlarm = clock.createAlarm(() => {
+    toneArmed = tonePoll();
+    if (toneArmed) toneAlarm.schedule(5e6);
+  });
+  for (let i = 0; i < 30; i++) {
+    gpio[i].addListener((state) => {
+      if (gpio[i].functionSelect !== FUNCTION_PWM) return;
+      let rx = toneRx.get(i);
+      if (!rx) {
+        rx = new ToneRx(i);
+        rx.logged = 0;
+        toneRx.set(i, rx);
+      }
+      rx.edge(state === GPIOPinState.High, clock.nanos);
+      toneDone(rx);
+      if (!toneArmed && rx.cur) {
+        toneArmed = true;
+        toneAlarm.schedule(5e6);
+      }
+    });
+  }
+  // the tones so far (us, Hz), the one still sounding last with "on": true
+  function toneList(pin) {
+    tonePoll();
+    const out = [];
+    for (const rx of toneRx.values()) {
+      if (pin !== null && rx.pin !== pin) continue;
+      const us1 = (t) => Math.round(t / 1000);
+      for (const t of rx.tones) out.push({ pin: t.pin, t0: us1(t.t0), t1: us1(t.t1), hz: t.hz, duty: t.duty, cycles: t.cycles });
+      const c = rx.cur;
+      if (c && c.rises >= 2) {
+        const span = c.tRise - c.t0;
+        out.push({ pin: rx.pin, t0: us1(c.t0), t1: us1(Math.max(c.tRise, c.tFall)), hz: ((c.rises - 1) * 1e9) / span,
+          duty: c.highNs / span, cycles: c.rises - 1, on: true });
+      }
+    }
+    return out.sort((a, b) => a.t0 - b.t0);
+  }
+
   // --- keypad matrix and buttons
   const ROWS = [6, 7, 8, 9];
   const COLS = [10, 11, 12, 13];
@@ -684,6 +749,7 @@ export function attachBoard(mcu, clock, opts = {}) {
       if (c === 'time') return reply(`${us()}\n`);
       if (c === 'device') return reply(JSON.stringify(deviceState()) + '\n');
       if (c === 'wall') return reply(JSON.stringify(wallState()) + '\n');
+      if (c === 'tones') return reply(JSON.stringify(toneList(a[1] !== undefined ? Number(a[1]) : null)) + '\n');
       if (c === 'screen') return reply(screenText(a[1] === 'raw'));
       if (c === 'png') {
         if (!a[1]) return reply('error: png PATH [SCALE]\n');
