@@ -11,6 +11,7 @@
 import json
 
 from firmware.journal import crc as _crc
+from firmware.keys import ticks_diff
 
 _WAIT_MS = 30  # a socket's timeout: a stalled broker holds a pass at most this long
 _EVERY = 8  # PUBACKed records between two writes of _ACK (and at least every _SAVE_MS)
@@ -42,15 +43,6 @@ def start(prof, store, path="secrets.json"):
         return None
     s = load(path)
     return None if s is None else Net(s, store)
-
-
-def _ticks_diff(a, b):
-    try:
-        from time import ticks_diff  # pyright: ignore[reportAttributeAccessIssue]
-
-        return ticks_diff(a, b)
-    except ImportError:
-        return a - b
 
 
 class Net:
@@ -304,7 +296,7 @@ class Net:
         """One step of the network's work (bounded: at most one socket operation of _WAIT_MS),
         for the app's idle time after the screen. match: the match being played
         (firmware.match.Match; its log the journal). Never raises but MemoryError."""
-        if _ticks_diff(now, self._t) < 0:
+        if ticks_diff(now, self._t) < 0:
             return
         try:
             if self.c is None:
@@ -350,7 +342,7 @@ class Net:
             if self.acked - self._saved >= _EVERY:
                 self._save(now)
             return
-        if self.acked != self._saved and _ticks_diff(now, self._t_save) >= _SAVE_MS:
+        if self.acked != self._saved and ticks_diff(now, self._t_save) >= _SAVE_MS:
             self._save(now)
             return
         cur = self._current(match)
@@ -359,9 +351,9 @@ class Net:
             self._stseq = self.acked
             self._last = now
             return
-        if _ticks_diff(now, self._last) >= _PING_MS:
+        if ticks_diff(now, self._last) >= _PING_MS:
             c.ping()  # pyright: ignore[reportOptionalMemberAccess]
             self._last = now
-        elif _ticks_diff(now, self._look) >= _LOOK_MS:
+        elif ticks_diff(now, self._look) >= _LOOK_MS:
             self._look = now
             c.check_msg()  # pyright: ignore[reportOptionalMemberAccess]  (b"": gone, OSError)

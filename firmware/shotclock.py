@@ -1,12 +1,8 @@
 # Shot clock (RULES.md K1-K6, O7): the countdown of the shot at the table and its buzzer
 # schedule. Pure: time comes in as ticks_ms values (MicroPython's time.ticks_ms(); on CPython
-# any millisecond counter), differences taken with time.ticks_diff where it exists (wrapping
-# ticks), else as plain ints. No I/O: a driver plays what beeps() returns.
-try:
-    from time import ticks_diff  # type: ignore[attr-defined]
-except ImportError:
-    def ticks_diff(a, b):
-        return a - b
+# any millisecond counter), differences taken with firmware.keys.ticks_diff (wrapping ticks, as
+# the board's). No I/O: a driver plays what beeps() returns.
+from firmware.keys import ticks_diff  # (resident: the keys' own, wrapping as the board's)
 
 # The profiles (O7): seconds a shot (K2), for the first shot after the break (K5), an
 # extension's seconds and how many each player has a rack (K3), the warning point (K2), and
