@@ -62,6 +62,7 @@ class App:
             hw.display if k in ("neopixel", "matrix", "wall") else None)
         if self.panel is not None:  # (no setting yet: the board profile's level)
             self.table.panel(self.panel.level)
+        self.table.defer()  # a key's records are written once its screens are out (step)
 
     def step(self, now):
         # Poll the keys at now (ticks_ms) and drain every queued event into the controller; if
@@ -98,7 +99,9 @@ class App:
                 wv = views.render(m, getattr(wall, "view", "wall"))  # (the digits': theirs)
                 m = None
                 wall.show(wv)
-            tb.after_screen()  # what the journal's record left for later, screens out
+            if ctl.saved() and self.kind in views.MARKED:  # the key's records written after
+                # its screens (Table.after_screen): the display again, without the unsaved mark
+                show(self.hw.display, views.render(ctl.model(), self.kind, self.page or 0))
             self.draws += 1
             collect()
         elif self.page is not None and ticks_diff(now, self.t_page) >= _PAGE_MS:

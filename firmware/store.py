@@ -517,6 +517,7 @@ class _Soon(Log):
         Log.__init__(self)
         self.st = store
         self.j = None
+        self._hold = False
 
     def __getattr__(self, name):  # the journal's other names (head, records...), once made
         j = self.j
@@ -525,9 +526,29 @@ class _Soon(Log):
         return getattr(j, name)
 
     def take(self, j):
+        j.hold = self._hold
         for line in self.lines:
             j.append(json.loads(line), None)  # (the new event: no snapshot is due)
+        j.commit()  # (Start's step, a pass of its own: written at once)
         self.j = j
+
+    @property
+    def held(self):
+        return 0 if self.j is None else self.j.held
+
+    @property
+    def hold(self):
+        return self._hold
+
+    @hold.setter
+    def hold(self, v):  # (the journal's too, once made)
+        self._hold = v
+        if self.j is not None:
+            self.j.hold = v
+
+    def commit(self):
+        if self.j is not None:
+            self.j.commit()
 
     def _to(self, to=4):
         if self.j is None or to > 4:
