@@ -69,7 +69,9 @@ class App:
         # that moved the controller's version, show its screen in the same pass (a key's screen
         # comes without waiting for another pass): the display's first, then the wall panel's
         # (its frame takes about 8 ms on the wire), then what the table leaves until the screen
-        # is out (Table.after_screen: the journal's writing that can wait), then collect the
+        # is out (Table.after_screen, asked by Controller.saved: the key's records, held until
+        # then, and the journal's writing that can wait; the display is drawn again without
+        # its unsaved mark once they are written), then collect the
         # garbage of judging and drawing (on the board-like VM a match needs 10 KB less heap
         # with it) and fill the holes it leaves (collect()). Then feed the watchdog: only a
         # step that got here is healthy.
@@ -298,7 +300,12 @@ class Runner:
         return True
 
     def stopped(self):
-        # Stopped on purpose (Ctrl-C, the REPL; a deploy's reset follows): no fault for safe mode.
+        # Stopped on purpose (Ctrl-C, the REPL; a deploy's reset follows): no fault for safe mode,
+        # and what the journal held for a key whose pass was cut short is written.
+        try:
+            self.app.ctl.saved()
+        except Exception:  # noqa: BLE001 - no controller (failing): the journal is as it was
+            pass
         if self.marked:
             self.marked = False
             self.store.healthy()  # pyright: ignore[reportOptionalMemberAccess]
