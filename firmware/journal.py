@@ -27,6 +27,14 @@
 #              Written over the old one in place: littlefs commits a file's new contents at
 #              close, atomically (no temporary file and rename: 5% fewer erases); elsewhere a
 #              torn snapshot fails its CRC and the window below is used.
+# Held records (hold, the app's): append() and pop() keep a key's records in RAM (up to 8, in
+# slots made once: no allocation a key) and commit() writes them once the key's screens are out,
+# in the same loop pass (firmware/app.py), so no key waits on an erase (45-400 ms on a W25Q16JV)
+# before its screen; the screens mark them unsaved meanwhile. Every read sees them (records(),
+# len, action(), undo); close() and open() write them first. A power cut before commit() loses
+# them unsaid: the journal resumes at the last record written (evidence of a held record would
+# be the flash write before the screen that holding spares). Without hold each is written as
+# it comes.
 # The record of what happened is never changed: an undo is a record of its own, and a pack is a
 # copy made durable before the files it copies go. A snapshot is valid while no later record
 # went below its depth and it is not past the last record; recovery checks that, so a power

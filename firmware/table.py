@@ -84,19 +84,21 @@ class Table:
         return st.save_settings(c)
 
     def after_screen(self):
-        """A key's screens are out: the journal's held records written (Journal.commit), then
-        what they left for later (Journal.tidy). True if records were held (the screens marked
-        them unsaved); OSError if the flash would not take them (the journal is then as flash
-        holds it)."""
+        """A key's screens are out: the journal's held records written (Journal.commit; what
+        they leave for later, work() writes once the display lost its mark). True if records
+        were held (the screens marked them unsaved); OSError if the flash would not take them
+        (the journal is then as flash holds it)."""
         log = self.log
         n = log.held
         log.commit()
-        log.tidy()
         return n > 0
 
     def work(self):
         """One step of what the store leaves for the app's passes (Start's archive, journal,
-        settings, then pruning); a message key for the screen, or None."""
+        settings, then pruning), after what the journal's records left for later (Journal.tidy:
+        a snapshot, a full folder's pack, the next file); a message key for the screen, or
+        None."""
+        self.log.tidy()
         st = self.store
         if st is None or not st.due:
             return None
