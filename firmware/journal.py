@@ -265,9 +265,8 @@ class Journal:
         self._np = _P
         self._top = -1  # the last record that ends an action (replays stop there), held ones
         # included
-        self._hd = [0] * _H  # the held records' depths, kinds (index in _KINDS), payloads
-        self._hk = bytearray(_H)
-        self._hp = [None] * _H
+        self._hs = [None] * (2 * _H)  # the held records: 4 * depth + kind (its index in
+        # _KINDS), then the payload, each
         self._gm = 0  # bit j: lines[j]'s record said more of its action follows
         self._bs = -1  # the seq of the record that brought the match to the snapshot's window
         self._f = None  # the file being appended to, open
@@ -337,8 +336,9 @@ class Journal:
                     self._full = -1
                     self._let_go()
                     self._pack(f)
-                self._write(self._hd[i], _KINDS[self._hk[i]], self._hp[i])
-                self._hp[i] = None
+                x = self._hs[2 * i]
+                self._write(x >> 2, _KINDS[x & 3], self._hs[2 * i + 1])
+                self._hs[2 * i + 1] = None
         except OSError:
             self.held = 0
             self.open()
@@ -348,9 +348,8 @@ class Journal:
     def _hold(self, depth, kind, payload):
         # The next record (kind: its index in _KINDS), held in a slot until commit().
         i = self.held
-        self._hd[i] = depth
-        self._hk[i] = kind
-        self._hp[i] = payload
+        self._hs[2 * i] = 4 * depth + kind
+        self._hs[2 * i + 1] = payload
         self.held = i + 1
         self._top = self.head + i + 1
 
@@ -610,8 +609,10 @@ class Journal:
         i = start - h - 1
         if i < 0:
             i = 0
+        hs = self._hs
         while i < self.held and h + 1 + i < stop:
-            yield h + 1 + i, self._hd[i], _KINDS[self._hk[i]], self._hp[i]
+            x = hs[2 * i]
+            yield h + 1 + i, x >> 2, _KINDS[x & 3], hs[2 * i + 1]
             i += 1
 
     def _records(self, start, stop):

@@ -517,7 +517,6 @@ class _Soon(Log):
         Log.__init__(self)
         self.st = store
         self.j = None
-        self._hold = False
 
     def __getattr__(self, name):  # the journal's other names (head, records...), once made
         j = self.j
@@ -526,7 +525,7 @@ class _Soon(Log):
         return getattr(j, name)
 
     def take(self, j):
-        j.hold = self._hold
+        j.hold = self.hold  # (the table's: a journal made later holds as this log was told)
         for line in self.lines:
             j.append(json.loads(line), None)  # (the new event: no snapshot is due)
         j.commit()  # (Start's step, a pass of its own: written at once)
@@ -535,16 +534,6 @@ class _Soon(Log):
     @property
     def held(self):
         return 0 if self.j is None else self.j.held
-
-    @property
-    def hold(self):
-        return self._hold
-
-    @hold.setter
-    def hold(self, v):  # (the journal's too, once made)
-        self._hold = v
-        if self.j is not None:
-            self.j.hold = v
 
     def commit(self):
         if self.j is not None:

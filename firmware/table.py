@@ -43,7 +43,7 @@ class Table:
 
     def defer(self):
         # The app writes a key's records once its screens are out (after_screen): the journal
-        # holds them until then.
+        # holds them until then (a new match's, once Start's steps make it: Store.start).
         self.hold = self.log.hold = True
 
     def started(self, players):
