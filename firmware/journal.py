@@ -265,8 +265,8 @@ class Journal:
         self._np = _P
         self._top = -1  # the last record that ends an action (replays stop there), held ones
         # included
-        self._hs = [None] * (2 * _H)  # the held records: 4 * depth + kind (its index in
-        # _KINDS), then the payload, each
+        self._hs = [None] * (2 * _H)  # type: list  # the held records: 4 * depth + kind
+        # (its index in _KINDS), then the payload, each
         self._gm = 0  # bit j: lines[j]'s record said more of its action follows
         self._bs = -1  # the seq of the record that brought the match to the snapshot's window
         self._f = None  # the file being appended to, open

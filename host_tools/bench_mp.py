@@ -66,7 +66,6 @@ def _per_key(c):
     from firmware import journal, rules
     from firmware.journal import Journal
     from firmware.match import Match
-
     from firmware.table import Table
 
     acc = {k: 0 for k in SPLIT}
