@@ -389,19 +389,23 @@ def match_9ball(seed=1, race=7, undo_rate=0.03, limit=5000):
 
 def play_journal(evs, nor, fs, store=None):
     """Play evs through Match(Journal) of a Store on fs (a fresh journal: the one there is
-    archived, the archive pruned); returns (the operation count when each apply returned, the state contract
-    after it as sorted JSON)."""
+    archived, the archive pruned), as the app does: each event's record held, then written once
+    its screen is out (commit), then the journal's later work (tidy); returns (the operation
+    count when each event was written, the state contract after it as sorted JSON)."""
     from firmware.match import Match
     from firmware.store import Store
 
     with installed(fs):
         st = store or Store("")
         m = Match(st.fresh())
+        m.log.hold = True
         st.prune()  # what the app's passes do after a Start
         ends = []
         states = []
         for ev in evs:
             m.apply(ev)
+            m.log.commit()
+            m.log.tidy()
             ends.append(nor.ops)
             states.append(json.dumps(m.state(), sort_keys=True))
         m.log.close()
