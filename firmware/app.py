@@ -96,14 +96,14 @@ class App:
             if wall is None:
                 m = None  # the model can be collected while the display draws
             show(self.hw.display, r)
-            r = None
             if wall is not None:
                 wv = views.render(m, getattr(wall, "view", "wall"))  # (the digits': theirs)
                 m = None
                 wall.show(wv)
             if ctl.saved() and self.kind in views.MARKED:  # the key's records written after
-                # its screens (Table.after_screen): the display again, without the unsaved mark
-                show(self.hw.display, views.render(ctl.model(), self.kind, self.page or 0))
+                # its screens (Table.after_screen): the same screen again, without the mark
+                show(self.hw.display, views.unmark(r))
+            r = None
             self.draws += 1
             collect()
         elif self.page is not None and ticks_diff(now, self.t_page) >= _PAGE_MS:

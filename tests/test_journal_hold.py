@@ -148,6 +148,8 @@ def test_the_screen_marks_the_key_unsaved_then_draws_it_again_without_the_mark(k
         assert rig.ctl.match.log.head > before
         # (the row's text is kept: its gap gives the mark its column)
         assert first[1][row][:-1].split() == nxt[1][row].split(), (first[1][row], nxt[1][row])
+        fresh = views.render(rig.ctl.model(), kind)  # (what a render now gives: no mark)
+        assert nxt[1] == [str(x) for x in (fresh[0] if isinstance(fresh, tuple) else fresh)]
 
 
 def test_a_write_that_fails_after_the_screen_says_not_saved_and_keeps_the_match_as_on_flash(
