@@ -62,13 +62,16 @@ class App:
             hw.display if k in ("neopixel", "matrix", "wall") else None)
         if self.panel is not None:  # (no setting yet: the board profile's level)
             self.table.panel(self.panel.level)
+        self.table.defer()  # a key's records are written once its screens are out (step)
 
     def step(self, now):
         # Poll the keys at now (ticks_ms) and drain every queued event into the controller; if
         # that moved the controller's version, show its screen in the same pass (a key's screen
         # comes without waiting for another pass): the display's first, then the wall panel's
         # (its frame takes about 8 ms on the wire), then what the table leaves until the screen
-        # is out (Table.after_screen: the journal's writing that can wait), then collect the
+        # is out (Table.after_screen, asked by Controller.saved: the key's records, held until
+        # then, and the journal's writing that can wait; the display is drawn again without
+        # its unsaved mark once they are written), then collect the
         # garbage of judging and drawing (on the board-like VM a match needs 10 KB less heap
         # with it) and fill the holes it leaves (collect()). Then feed the watchdog: only a
         # step that got here is healthy.
@@ -93,12 +96,14 @@ class App:
             if wall is None:
                 m = None  # the model can be collected while the display draws
             show(self.hw.display, r)
-            r = None
             if wall is not None:
                 wv = views.render(m, getattr(wall, "view", "wall"))  # (the digits': theirs)
                 m = None
                 wall.show(wv)
-            tb.after_screen()  # what the journal's record left for later, screens out
+            if ctl.saved() and self.kind in views.MARKED:  # the key's records written after
+                # its screens (Table.after_screen): the same screen again, without the mark
+                show(self.hw.display, views.unmark(r))
+            r = None
             self.draws += 1
             collect()
         elif self.page is not None and ticks_diff(now, self.t_page) >= _PAGE_MS:
@@ -295,7 +300,12 @@ class Runner:
         return True
 
     def stopped(self):
-        # Stopped on purpose (Ctrl-C, the REPL; a deploy's reset follows): no fault for safe mode.
+        # Stopped on purpose (Ctrl-C, the REPL; a deploy's reset follows): no fault for safe mode,
+        # and what the journal held for a key whose pass was cut short is written.
+        try:
+            self.app.ctl.saved()
+        except Exception:  # noqa: BLE001 - no controller (failing): the journal is as it was
+            pass
         if self.marked:
             self.marked = False
             self.store.healthy()  # pyright: ignore[reportOptionalMemberAccess]

@@ -525,9 +525,19 @@ class _Soon(Log):
         return getattr(j, name)
 
     def take(self, j):
+        j.hold = self.hold  # (the table's: a journal made later holds as this log was told)
         for line in self.lines:
             j.append(json.loads(line), None)  # (the new event: no snapshot is due)
+        j.commit()  # (Start's step, a pass of its own: written at once)
         self.j = j
+
+    @property
+    def held(self):
+        return 0 if self.j is None else self.j.held
+
+    def commit(self):
+        if self.j is not None:
+            self.j.commit()
 
     def _to(self, to=4):
         if self.j is None or to > 4:

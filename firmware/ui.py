@@ -82,6 +82,19 @@ class Controller:
         self.after()
         self.version += 1
 
+    def saved(self):
+        """The key's screens are out: the table writes the records the journal held for them
+        (Table.after_screen). True if the screens marked them unsaved (to be drawn again without
+        the mark). A write that fails is said (not_saved): the match is then as flash holds it."""
+        try:
+            return self.table.after_screen()
+        except OSError:
+            self.match.rebuild()
+            self.after()
+            self.msg = ["not_saved"]
+            self.version += 1
+            return False
+
     def say(self, msg):
         # Show a message (or a list of them) from outside the keys: the boot's, the store's.
         self.msg = msg

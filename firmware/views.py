@@ -12,6 +12,8 @@
 from firmware import lang
 
 _KINDS = {"oled": (16, 8), "lcd20": (20, 4), "lcd16": (16, 2)}
+MARKED = _KINDS  # the kinds that mark a key's records not yet on flash ("*": _unsaved)
+_UNDER = [None, -1]  # the last render's marked row as it was, and its index (-1: none)
 
 
 # ---------------------------------------------------------------- text helpers
@@ -853,6 +855,39 @@ def render(model, kind, page=0):
         return wall(model)
     w, h = _KINDS[kind]
     out = screen(model, w, h, page)
+    _UNDER[1] = -1
+    m = model.get("match")
+    if m is not None and m.unsaved():
+        _unsaved(out[0], out[1], w)
     if kind == "oled":
         return out
     return out[0]
+
+
+def _unsaved(lines, big, w):
+    # The key's records are not yet on flash (the app writes them once the screens are out, and
+    # draws them again): a "*" in the last column of the top row (the OLED's first row under
+    # its double-size scores), the row's text kept: its last column if blank, else its last gap
+    # of two spaces or more a column narrower (the part right of it moves left), else the last
+    # character gives way.
+    i = 2 if 0 in big else 0
+    s = _UNDER[0] = lines[i]
+    _UNDER[1] = i
+    if len(s) < w:
+        s = "%-*s" % (w - 1, s)
+    elif s[-1] != " ":
+        j = s.rfind("  ")
+        s = s[:j] + s[j + 1:] if j >= 0 else s
+    lines[i] = s[:w - 1] + "*"
+
+
+def unmark(out):
+    """The last screen render() gave (out), in place, as if its records were on flash: its
+    unsaved mark's row as it was (once they are written, the app shows it again without
+    rendering it again)."""
+    i = _UNDER[1]
+    if i >= 0:
+        (out[0] if isinstance(out, tuple) else out)[i] = _UNDER[0]
+        _UNDER[0] = None
+        _UNDER[1] = -1
+    return out

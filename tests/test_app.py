@@ -231,11 +231,14 @@ def test_run_sleeps_what_each_pass_left_of_its_period():
 
 def test_the_journal_tidies_after_the_screens_are_out():
     # Journal.tidy (a snapshot, a pack, the next file) waits until a key's screen has gone to
-    # the display: the app calls it in the pass that drew, once the display holds the screen.
+    # the display: the app calls it each pass (Table.work), after that pass drew what the key
+    # changed (the screen of the controller's version already out).
     rig = Rig("oled", "keypad")
     start(rig)
     seen = []
-    rig.ctl.match.log.tidy = lambda: seen.append(rig.screen())
+    app = rig.runner.app
+    rig.ctl.match.log.tidy = lambda: seen.append((app.drawn == rig.ctl.version, rig.screen()))
     rig.press("B")  # a miss: the table passes to P2
-    assert len(seen) == 1 and seen[0] == rig.screen(), seen
-    assert seen[0][2].rstrip().endswith("P2<"), seen[0]  # the new screen was already there
+    assert seen and all(s[0] for s in seen), seen
+    assert seen[-1][1] == rig.screen() and seen[-1][1][2].rstrip().endswith("P2<"), seen[-1]
+    assert not seen[0][1][2].rstrip().endswith("P2<")  # (passes before the key tidied too)
