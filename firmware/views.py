@@ -720,7 +720,12 @@ def _item_line(model, it, sel, w=16):
         if value is True or value is False:
             v = _tx(model, "v_on" if value else "v_off")
         elif isinstance(value, (list, tuple)):
-            v = "/".join([str(x) for x in value])
+            v = "/".join([str(x) for x in value[1:]])
+            h = str(value[0]) if value else ""  # a setting's value and its figures ("WPA
+            if lang.has("v_" + h, code):  # 35/60"), or numbers
+                v = _tx(model, "v_" + h) + " " + v
+            else:
+                v = h + "/" + v if v else h
         elif isinstance(value, str) and lang.has("v_" + value, code):
             v = _tx(model, "v_" + value)
         elif isinstance(value, str) and lang.has("g_" + value, code):
