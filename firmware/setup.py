@@ -36,7 +36,7 @@ def items(c, lang):
         it.append(["nine_on_break", "set", c["nine"]])
     elif g == "10ball":
         it.append(["ten_on_break", "set", c["ten"]])  # O6
-    k = c.get("clock")  # O7: the profile with its shot and first-shot seconds ("WPA 35/60")
+    k = c["clock"]  # O7: the profile with its shot and first-shot seconds ("WPA 35/60")
     ck = c["ck"]
     it.append(["clock", "set", [k] + list(_FIGS.get(k) or ck[:2]) if k else False])
     if k == "custom":
@@ -130,7 +130,7 @@ def new_event(c, lang=None):
             ev["nine_on_break"] = c["nine"]
         elif c["game"] == "10ball":
             ev["ten_on_break"] = c["ten"]   # O6
-    k = c.get("clock")
+    k = c["clock"]
     if k == "custom":   # (the warning before the shot's end: C-K1's warn < shot)
         ck = c["ck"]
         ev["clock"] = {"shot": ck[0], "first": ck[1], "ext": ck[2], "exts": ck[3],
