@@ -36,6 +36,7 @@ T = (
     "\nh_clock\tMenü: saat"
     "\nm_not_up\tSüre dolmadı"
     "\nc_up\tSüre doldu: {}"
+    "\nc_ext\tEk{}"
     "\next\tEk süre"
     "\ndouble\tÇift vur. G5.11"
     "\noff\tMasa dışı"
