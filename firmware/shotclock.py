@@ -161,11 +161,13 @@ def settle(ctl, ev, brk, rack):
     once its choice is answered; K6: none during a choice or the lag, nor after match over. A
     rack's first shot (a break, a new rack, 14.1's re-rack) waits paused until the balls are
     racked: the referee's pause key starts it (K1). An undo (or a resume after a power cut: the
-    board can't tell how long it was off) gives the shot's whole time, paused (K6)."""
+    board can't tell how long it was off) gives the shot's whole time with the extensions
+    taken on it (the time at its last record, as near as the events tell), paused (K6)."""
     c = ctl.clock
     m = ctl.match
     now = ctl.now
     t = ev["t"] if ev else None
+    n = 0                        # the extensions taken on this shot (an undo, a resume)
     if t == "ext":
         return c.extend(now)     # K3: its seconds on the running shot
     if t == "shot":
@@ -182,12 +184,15 @@ def settle(ctl, ev, brk, rack):
             if e["t"] == "shot":
                 c.broke = "break_rails" in e
                 c.pushed = e.get("call") == "push"
-            if e["t"] not in ("ext", "choose"):
+            if e["t"] == "ext":
+                n += 1
+            elif e["t"] != "choose":
                 break
             i -= 1
     if ctl.mode != "play":
         return c.reset()
     c.start(now, first_shot(c.prof, c.broke, c.pushed, m.get("breaking")))
+    c.ms += n * c.prof["ext"] * 1000
     if t is None or m.get("breaking") or m.get("rack") != rack:
         c.pause(now)
 
