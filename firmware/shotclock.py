@@ -27,7 +27,8 @@ END = 3    # a long tone: the time is up (K4)
 def profile(v):
     """The profile dict of a new event's clock option: a name of PROFILES or a custom dict
     (events.check has checked it); a custom profile's first-shot time also follows a push out
-    unless it says "push": false; the time foul is recorded on its own only with "auto": true. None: no shot clock (O7's default)."""
+    unless it says "push": false; the time foul is recorded on its own only with "auto": true.
+    None: no shot clock (O7's default)."""
     if v is None:
         return None
     if isinstance(v, str):

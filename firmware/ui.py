@@ -25,10 +25,10 @@ _CONFIRM = const(10)
 _SIX = const(11)  # (the buttons' help: the rows of MISS and OK, where they are wired)
 _NAME = const(12)  # (the key that types a player's name on the new-match screen, or None)
 
-_ROT = ("9ball", "10ball")
+_ROT = ("9ball", "10ball")  # the rotation games: the lowest ball first, the push out (N7, T5)
 # The shot clock's keys on the keypad after "#" (O7, K3, K4, K6), and the menu's rows for them.
 _CLOCK_KEYS = {"6": "pause", "7": "restart", "8": "ext", "9": "time"}
-_CLOCK_ROWS = ("c_pause", "c_restart", "ext", "time")  # the rotation games: the lowest ball first, the push out (N7, T5)
+_CLOCK_ROWS = ("c_pause", "c_restart", "ext", "time")
 
 
 class Controller:

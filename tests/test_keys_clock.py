@@ -26,7 +26,7 @@ def row(c, field):
 
 
 def oled(c):
-    return views.render(c.model(), "oled")[0]
+    return list(views.render(c.model(), "oled")[0])  # type: ignore[index]
 
 
 # ---------------------------------------------------------------- O7: the new-match screen
@@ -93,7 +93,7 @@ def test_O7_the_clock_setting_is_kept_in_settings_json_and_checked():
 # ---------------------------------------------------------------- K1, K5, K6: the keys start it
 
 
-def match(game="9ball", clock="wpa", keys="", layout="keypad"):
+def match(game="9ball", clock=None, keys="", layout="keypad"):
     """A match of game with the clock option started from the new-match screen, then keys."""
     c = Controller(layout, "en", game)
     c.cfg["clock"] = clock
@@ -306,7 +306,7 @@ def test_screens_show_the_seconds_and_each_players_extensions():
     press(c, "# 8")                                      # P1's extension: 23 + 25
     want = "Ext0   48   Ext1"
     assert want in oled(c), oled(c)
-    assert views.render(c.model(), "lcd20")[2] == "Ext0     48     Ext1"
+    assert views.render(c.model(), "lcd20")[2] == "Ext0     48     Ext1"  # type: ignore[index]
     assert views.render(c.model(), "lcd16", 0)[1] == want
     press(c, "# 6")
     assert "Ext0  (48)  Ext1" in oled(c)                 # paused: in brackets

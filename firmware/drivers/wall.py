@@ -131,7 +131,7 @@ class Wall:
         ok = v is not None and len(v) >= 9 and isinstance(v[0], int)
         game = v[_GAME] if ok else 0
         slot = 14 if game != 2 else 9  # 3 digits (points) or 2 (racks)
-        clk = ok and len(v) > _CLOCK and not self.stacked
+        clk = ok and len(v) > _CLOCK and not self.stacked  # type: ignore[arg-type]
         c0 = 0  # the clock's first column: past A's digits
         for p in (0, 1):
             if self.stacked:

@@ -3,7 +3,8 @@
 # columns ("full", "dashed" or None); "ka", "kb": their colour; "wa", "wb": two-foul marks shown;
 # "goal": the race/target text in the middle (wide panels) or A's (stacked), "goal_b": B's
 # (stacked); "clock", "cclock": the shot clock's big seconds between the scores and their colour
-# (its small ones read as "goal")}. rows: lists of 0xRRGGBB ints (NeoPixel) or bytearrays of 0/1 (matrix). art(rows) -> one
+# (its small ones read as "goal")}. rows: lists of 0xRRGGBB ints (NeoPixel) or bytearrays of
+# 0/1 (matrix). art(rows) -> one
 # character a pixel: "." off, "#" lit (mono), else the colour's initial (W G R B A Y).
 # The fonts are written out here as pictures, apart from the driver's bytes.
 BIG = {
@@ -197,7 +198,7 @@ def read(rows):
         if len(runs) >= 3:
             mid = runs[1:-1]
             x0, x1 = mid[0][0], mid[-1][-1]
-            cut0, cut1 = runs[0][-1], runs[-1][0]
+            cut0 = runs[0][-1]
             items = [("clock" if k == "big" and x0 <= x <= x1 else
                       ("a" if x <= cut0 else "b") if k == "big" else s, t, c, k)
                      for (s, t, c, k), (x, _, _, _) in zip(items, found)]
