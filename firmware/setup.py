@@ -111,7 +111,7 @@ def change(c, key, d, store=None):
         c["clock"] = _step(CLOCKS, c["clock"], d)
     elif key in CK:
         i = CK.index(key)
-        ck = list(c["ck"])  # (a new list: the settings' default is a tuple)
+        ck = list(c["ck"])  # (a new list: the settings' default is shared)
         ck[i] = _step(_CKV[i], ck[i], d)
         c["ck"] = ck
 

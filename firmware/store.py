@@ -43,7 +43,7 @@ SETTINGS = (("game", "14.1", ("14.1", "8ball", "9ball", "10ball")), ("p1", "P1",
             ("r2", 5, 99), ("break", None, (None, "alternate", "winner", "loser")),
             ("three", True, (True, False)), ("nine", "win", ("win", "spot")),
             ("ten", "spot", ("spot", "win")), ("lang", "en", ("en", "tr")), ("bright", None, 15),
-            ("clock", None, (None, "wpa", "tv", "custom")), ("ck", (35, 60, 25, 1, 10), "ck"))
+            ("clock", None, (None, "wpa", "tv", "custom")), ("ck", [35, 60, 25, 1, 10], "ck"))
 # (a check's None default is allowed as a value too: "bright" is null on a board without a wall
 # panel, where the profile's level stands)
 
