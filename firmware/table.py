@@ -14,7 +14,7 @@ class Table:
         self.hold = False  # the journal holds a key's records until after_screen() (the app's)
         self.cfg = {"game": game, "p1": "P1", "p2": "P2", "t1": 100, "t2": 100, "r1": 5,
                     "r2": 5, "break": None, "three": True, "nine": "win", "ten": "spot",
-                    "bright": None}
+                    "bright": None, "clock": None, "ck": [35, 60, 25, 1, 10]}
 
     def panel(self, level):
         # A wall panel is wired at this level (its board profile's) until a setting says another.

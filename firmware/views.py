@@ -368,6 +368,9 @@ def _alerts(model, w, table=()):
     if f:
         t = _tx(model, "stuck" if f[0] == "stuck" else "chatter", f[1])
         out.append(([t, _tx(model, "ignored")], t, 1))
+    t = _time_up(model)
+    if t:
+        out.append(([t], t, 1))
     if st["winner"] is not None:
         t = _tx(model, "wins", _name(model, st["winner"]))
         out.append(([_tx(model, "over"), t], t, 1))
@@ -439,7 +442,39 @@ def _place(alerts, room, keep=False):
     return rows, inv
 
 
+def _clock_row(model, w):
+    # The shot clock's row (O7): player 0's extensions left, the seconds of the shot (in
+    # brackets while paused: K6), player 1's extensions; None without a countdown.
+    ck = model.get("clock")
+    if not ck or ck[0] is None:
+        return None
+    a = _tx(model, "c_ext", ck[2])
+    b = _tx(model, "c_ext", ck[3])
+    m = ("%d" if ck[1] else "(%d)") % ck[0]
+    n = w - len(a) - len(b)
+    k = (n - len(m)) // 2
+    return "%s%*s%*s%s" % (a, k + len(m), m, n - k - len(m), "", b)
+
+
+def _time_up(model):
+    # K4: the time is up in play: the board proposes the time foul, with the key that records it.
+    ck = model.get("clock")
+    if not ck or ck[0] != 0 or model.get("mode") != "play":
+        return None
+    return _tx(model, "c_up", "#9" if model.get("layout") == "keypad" else
+               _key_name(model, "long:UNDO"))
+
+
 def _info(model, w, n=5, right=None):
+    """The shot clock's row (while a shot has a countdown), then the game lines (_lines)."""
+    ck = _clock_row(model, w)
+    out = _lines(model, w, n - 1 if ck else n, right)
+    if ck:
+        out.insert(0, ck)
+    return out
+
+
+def _lines(model, w, n=5, right=None):
     """Game lines, most important first (14.1: balls left, run, high run, innings, average; it
     makes no more than n, the rows a caller has for them; the other games make their two or
     three). right: what the 14.1 balls line shows on its right instead of the rack number."""
@@ -602,6 +637,9 @@ def _lcd16(model, w, alerts, ask, page):
             pages.append([top, r])
     if not pages:
         pages.append([top, _hints_line(model, w)])
+    ck = _clock_row(model, w)
+    if ck:  # the shot clock's page first (its second redraws the page shown)
+        pages.insert(0, [top, ck])
     t = _tags_row(model, w)
     if t:
         pages.append([top, t])
@@ -693,7 +731,7 @@ def _over_oled(model, w, notes):
     if note and "end" in note:
         lines.extend(notes[0][0])  # (the rack's winner is left out: the match's is named above)
     if st["game"] == "14.1":
-        lines.extend(_info(model, w)[2:5:2])  # high runs and averages
+        lines.extend(_lines(model, w)[2:5:2])  # high runs and averages
     else:
         tot = _get(model, "tot") or ((0, 0), (0, 0))
         lw = w - 8
@@ -722,7 +760,12 @@ def _item_line(model, it, sel, w=16):
         if value is True or value is False:
             v = _tx(model, "v_on" if value else "v_off")
         elif isinstance(value, (list, tuple)):
-            v = "/".join([str(x) for x in value])
+            v = "/".join([str(x) for x in value[1:]])
+            h = str(value[0]) if value else ""  # a setting's value and its figures ("WPA
+            if lang.has("v_" + h, code):  # 35/60"), or numbers
+                v = _tx(model, "v_" + h) + " " + v
+            else:
+                v = h + "/" + v if v else h
         elif isinstance(value, str) and lang.has("v_" + value, code):
             v = _tx(model, "v_" + value)
         elif isinstance(value, str) and lang.has("g_" + value, code):
