@@ -80,6 +80,11 @@ T = (
     b"\nm_kept\tUnreadable match kept: {}"
     b"\nm_safe\tSafe mode: {}"
     b"\nm_cfg_not_saved\tSettings not saved"
+    # ---- the club network (firmware/net.py: Net.said)
+    b"\nm_net_wifi\tNo Wi-Fi found"
+    b"\nm_net_pass\tWi-Fi: wrong pw"
+    b"\nm_net_broker\tNo broker reply"
+    b"\nm_net_auth\tBroker refused"
     b"\nm_bad_settings\tBad setting: {}"
     b"\nm_roster_bad\tSkipped lines: {}"
     b"\nm_name_full\tMax {} letters"

@@ -77,6 +77,11 @@ T = (
     "\nm_kept\tOkunamayan maç saklandı: {}"
     "\nm_safe\tGüvenli mod: {}"
     "\nm_cfg_not_saved\tAyarlar kaydedilemedi"
+    # ---- kulüp ağı (firmware/net.py: Net.said)
+    "\nm_net_wifi\tWi-Fi ağı yok"
+    "\nm_net_pass\tWi-Fi şifre hatalı"
+    "\nm_net_broker\tSunucu yanıtsız"
+    "\nm_net_auth\tSunucu reddetti"
     "\nm_bad_settings\tHatalı ayar: {}"
     "\nm_roster_bad\tAtlanan satır: {}"
     "\nm_name_full\tEn çok {} harf"
