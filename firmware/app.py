@@ -133,8 +133,8 @@ class App:
         # in a pass that drew nothing and while no key is in contact: a key's screen never
         # waits behind it (a contact that comes during it, at most those 30 ms). A new link
         # state redraws the screen (its mark); a new fault is said on the status row.
-        raw = getattr(self.hw.input, "raw", None)
-        if raw is not None and 1 in raw:
+        raw = getattr(self.hw.input, "raw", None)  # (keys.KeyScanner's last levels)
+        if raw and max(raw):  # (max: no iterator on the heap)
             return
         n.work(now, self.ctl.match)
         if n.said != self.said:
