@@ -93,9 +93,10 @@ MPY_FLAGS = ("-X", "no-source-lines")
 # 934 bytes of it, its keys, new-match rows and texts 886; the shot clock (shotclock.py, its
 # option, extensions and time foul in the rules and the event checks, the match's queries, the
 # texts) 3,114 bytes; the club network (net.py, loaded only on a board with Wi-Fi and a
-# /secrets.json, and Store.past) 4,900; the shot clock's piezo buzzer driver
-# (drivers/buzzer.py, loaded only on a board with a "buzzer_pin") 375.
-MPY_BUDGET = 84 * 1024 + 934 + 886 + 3114 + 4900 + 375
+# /secrets.json, and Store.past) 4,900, its part of the app loop, views and texts
+# (App.network, the link's mark, the net_* messages in both languages) 720; the shot clock's
+# piezo buzzer driver (drivers/buzzer.py, loaded only on a board with a "buzzer_pin") 375.
+MPY_BUDGET = 84 * 1024 + 934 + 886 + 3114 + 4900 + 720 + 375
 
 
 def mpy_cross_cmd(src: Path, out: Path) -> list[str]:
