@@ -195,6 +195,10 @@ def new_controller(layout, lang="en", game="14.1", log=None, store=None, safe=No
         if store.kept:
             msgs.append(["kept", store.kept])
     ctl = Controller(layout, lang, game, table)
+    if store is not None:
+        ctl.pin, bad = pin(store.root)
+        if bad:
+            msgs.append(["bad_settings", "pin"])
     if log is not None and len(log):
         try:
             ctl.restore(log)
@@ -211,6 +215,23 @@ def new_controller(layout, lang="en", game="14.1", log=None, store=None, safe=No
     if msgs:
         ctl.say(msgs[0] if len(msgs) == 1 else msgs)
     return ctl
+
+
+def pin(root):
+    # The referee's PIN (firmware/ui.py mode "pin") from the secrets file in root, its "pin":
+    # 1 to 8 digits, as a string. (pin, bad): (None, False) where there is none, (None, True)
+    # where it is not that (said at boot: the board then has no PIN).
+    try:
+        with open(root + "/secrets.json" if root else "secrets.json") as f:
+            p = json.loads(f.read(1024)).get("pin")
+    except (OSError, ValueError, AttributeError):
+        return None, False
+    if p is None:
+        return None, False
+    p = str(p) if isinstance(p, (str, int)) and not isinstance(p, bool) else ""
+    if 0 < len(p) <= 8 and not p.strip("0123456789"):
+        return p, False
+    return None, True
 
 
 def _last(log, m):

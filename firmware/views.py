@@ -837,7 +837,7 @@ def screen(model, w, h, page=0):
     mode = model.get("mode")
     if mode == "rackq" and len(model.get("items") or ()) > 2:
         return _rackq_screen(model, w, h)
-    if model.get("state") is None or mode in ("setup", "menu", "help", "rackq", "groupq"):
+    if model.get("state") is None or mode in ("setup", "menu", "help", "rackq", "groupq", "pin"):
         return _list_screen(model, w, h)
     return _game_screen(model, w, h, page)
 

@@ -94,9 +94,10 @@ MPY_FLAGS = ("-X", "no-source-lines")
 # option, extensions and time foul in the rules and the event checks, the match's queries, the
 # texts) 3,114 bytes; the club network (net.py, loaded only on a board with Wi-Fi and a
 # /secrets.json, and Store.past) 4,900, its part of the app loop, views and texts
-# (App.network, the link's mark, the net_* messages in both languages) 720; the shot clock's
-# piezo buzzer driver (drivers/buzzer.py, loaded only on a board with a "buzzer_pin") 375.
-MPY_BUDGET = 84 * 1024 + 934 + 886 + 3114 + 4900 + 720 + 375
+# (App.network, the link's mark, the net_* messages in both languages) 720; the referee's PIN
+# (ui.py mode "pin" and its guards, app.pin, the texts) 1,178; the shot clock's piezo buzzer
+# driver (drivers/buzzer.py, loaded only on a board with a "buzzer_pin") 375.
+MPY_BUDGET = 84 * 1024 + 934 + 886 + 3114 + 4900 + 720 + 1178 + 375
 
 
 def mpy_cross_cmd(src: Path, out: Path) -> list[str]:
