@@ -321,8 +321,9 @@ class Net:
                     return
                 self.link = "ok"
                 self.said = None
-                self._fails = 0
-                self._last = self._look = now
+                self._last = self._look = now  # (the backoff starts again at the first
+                # PUBACK: a broker that takes connections but acknowledges nothing is tried
+                # less and less often)
                 return
             self._step(now, match)
         except Exception as e:  # noqa: BLE001 - OSError (the link), or umqtt's own: dropped,
@@ -338,6 +339,7 @@ class Net:
             c.publish(t, p, True, 1)  # pyright: ignore[reportOptionalMemberAccess]
             self._todo.pop(0)
             self._last = now
+            self._fails = 0
             return
         nxt = self._next(now, match)
         if nxt is not None:

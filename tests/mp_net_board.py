@@ -2,7 +2,8 @@
 # (firmware.app.Runner with a Store on littlefs and firmware.net.start's Net) on a bare fake
 # I2C bus and keypad, driven by commands on stdin, one a line, each answered by "OK" and the
 # board's status as JSON (tests/netboard.py drives it; a power cut is the host killing it, and
-# the next run on the same flash.bin is the board booting again):
+# the next run on the same flash.bin is the board booting again; the status's longest_ms is the
+# longest Net.work call so far, in real time):
 #   keys K K ...   press and release each keypad key (80 ms held, 60 ms after)
 #   run MS         MS ms of loop passes (5 ms each, simulated time)
 #   cut            the board's socket closed under the MQTT client (a link cut)
@@ -18,6 +19,7 @@ import gc
 import json
 import os
 import sys
+import time
 
 from tests.mp_app import KEYMAP, Col, Pin, mount_flash
 
@@ -66,6 +68,18 @@ class Board:
             pass
         gc.collect()
         self.cost = gc.mem_alloc() - self.m0  # pyright: ignore[reportAttributeAccessIssue]
+        self.longest = 0  # the longest Net.work call so far, in real ms
+        if self.net is not None:
+            work = self.net.work
+
+            def timed(now, match):
+                t = time.ticks_us()  # pyright: ignore[reportAttributeAccessIssue]
+                work(now, match)
+                d = time.ticks_diff(time.ticks_us(), t)  # pyright: ignore
+                if d > self.longest:
+                    self.longest = d
+
+            self.net.work = timed
         r = self.runner
         r.net = r.app.net = self.net  # (what Runner(net=) and App(net=) hold)
         r.app.link = self.net and self.net.link
@@ -92,7 +106,8 @@ class Board:
         out = {"head": getattr(log, "head", -1), "restarts": r.restarts, "app_error": r.error}
         if n is not None:
             out.update(link=n.link, said=n.said, sent=n.sent, retries=n.retries, acked=n.acked,
-                       n=n.n, error=repr(n.error) if n.error else None)
+                       n=n.n, error=repr(n.error) if n.error else None,
+                       longest_ms=self.longest / 1000)
         return out
 
     def command(self, line):

@@ -9,6 +9,8 @@
 # Then a keyed match on the board appears in the room view's pages (aiohttp) with its score.
 import asyncio
 import json
+import socket
+import threading
 import time
 
 import pytest
@@ -309,3 +311,69 @@ def test_the_networks_heap_with_the_app_loaded(club):
 
 NET_IMPORT = 7 * 1024  # firmware.net imported and its Net made, with the app loaded
 NET_HEAP = 12 * 1024  # that and umqtt.simple, its client, socket and buffers, connected
+
+
+class Stalled:
+    """A broker that takes the connection and then never answers (silent), or answers the
+    CONNECT and then never acknowledges a publish (no_puback): a stalled broker."""
+
+    def __init__(self, mode):
+        self.mode = mode
+        self.srv = socket.socket()
+        self.srv.bind(("127.0.0.1", 0))
+        self.srv.listen(8)
+        self.port = self.srv.getsockname()[1]
+        self.conns = []
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self):
+        while True:
+            try:
+                c, _ = self.srv.accept()
+            except OSError:
+                return
+            self.conns.append(c)
+            threading.Thread(target=self._read, args=(c,), daemon=True).start()
+
+    def _read(self, c):
+        try:
+            if self.mode == "no_puback":
+                c.recv(4096)
+                c.sendall(b"\x20\x02\x00\x00")  # CONNACK, accepted
+            while c.recv(4096):
+                pass
+        except OSError:
+            pass
+
+    def close(self):
+        self.srv.close()
+        for c in self.conns:
+            c.close()
+
+
+@pytest.mark.parametrize("mode", ["silent", "no_puback"])
+def test_a_stalled_broker_holds_a_pass_at_most_its_timeout(mode):
+    # firmware.net: each socket operation has a 30 ms timeout; the app's pass waits at most
+    # that long for the network, and the match goes on.
+    st = Stalled(mode)
+    keys, ctl = match_keys("9ball", {"race1": 2, "race2": 2})
+    nb = NetBoard({"broker": "127.0.0.1", "port": st.port, "club": "c", "table": 1})
+    try:
+        nb.start()
+        _press(nb, keys)
+        s = nb.cmd("run 60000")
+        nb.cmd("state")
+        assert nb.last("S") == ctl.match.state()
+        assert s["app_error"] is None and s["restarts"] == 0
+        assert s["link"] != "ok" and s["acked"] < s["head"]
+        # tried again and again, less often (1, 2, 5, 10, then 30 s): in a minute, 5 or 6
+        assert 3 <= s["retries"] <= 8, s
+        assert s["said"] == ("net_broker" if mode == "silent" else None)
+        # each attempt waits out the 30 ms timeout, and no longer (the rest: this machine's
+        # load on the VM's real time)
+        assert 25 <= s["longest_ms"] <= 150, s
+        print(mode, "retries", s["retries"], "longest net step ms", s["longest_ms"])
+    finally:
+        nb.kill()
+        nb.close()
+        st.close()
