@@ -79,7 +79,7 @@ class Board:
                 if d > self.longest:
                     self.longest = d
 
-            self.net.work = timed
+            self.net.work = timed  # pyright: ignore[reportAttributeAccessIssue]
         r = self.runner
         r.net = r.app.net = self.net  # (what Runner(net=) and App(net=) hold)
         r.app.link = self.net and self.net.link
