@@ -123,6 +123,9 @@ ROWS: list[tuple[str, str, str, str]] = [
     ("net.heap", "board-like VM, the club network connected after a 9-ball match published "
      "(firmware.net, umqtt.simple, its client and socket), more than the same board and match "
      "without it", "12 KB (tests/test_net_faults_mp.py NET_HEAP)", NET),
+    ("net.stall", "board-like VM, the longest network step (Net.work) against a stalled broker "
+     "(silent, or no PUBACK): its 30 ms socket timeout", "150 ms wall clock (tests/"
+     "test_net_faults_mp.py test_a_stalled_broker)", NET),
     ("net.catchup", "board-like VM and Mosquitto on 127.0.0.1, the records of 200 events scored "
      "offline published once the broker is back", "-", NET),
 ]
