@@ -292,6 +292,8 @@ class Net:
         self.link = "offline" if why else "connecting"
         if why:
             self.said = why
+        elif self._fails >= 2:  # (the third drop with nothing acknowledged between)
+            self.said = "net_broker"
         self._t = now + _BACKOFF[min(self._fails, len(_BACKOFF) - 1)]
         self._fails += 1
 

@@ -185,13 +185,18 @@ class NetBoard:
 
 class _Direct:
     # What Bridge hands messages to (an asyncio loop's call_soon_threadsafe): here each is
-    # taken on paho's thread at once, one at a time.
+    # taken on paho's thread at once, one at a time; what one raises is kept (errors), so a
+    # test can say so (paho's thread would otherwise end with it).
     def __init__(self):
         self.lock = threading.Lock()
+        self.errors = []
 
     def call_soon_threadsafe(self, fn, *args):
         with self.lock:
-            fn(*args)
+            try:
+                fn(*args)
+            except Exception as e:  # noqa: BLE001
+                self.errors.append((args[:2], repr(e)))
 
 
 class Room:

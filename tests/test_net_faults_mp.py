@@ -68,7 +68,10 @@ def _check(room, nb, ctl):
     assert nb.until(_synced), nb.status
     recs, board_state = _journal(nb)
     n = len(recs)
-    assert room.wait(lambda: len(room.records()) >= n), (len(room.records()), n)
+    assert room.wait(lambda: len(room.records()) >= n), (len(room.records()), n, sorted(
+        set(range(n)) - {s for _, s, _, _ in room.records()}), room.loop.errors,
+        room.bridge.connected)
+    assert not room.loop.errors
     got = room.records()
     match = got[0][0]
     assert {m for m, *_ in got} == {match}  # one match id
@@ -368,7 +371,7 @@ def test_a_stalled_broker_holds_a_pass_at_most_its_timeout(mode):
         assert s["link"] != "ok" and s["acked"] < s["head"]
         # tried again and again, less often (1, 2, 5, 10, then 30 s): in a minute, 5 or 6
         assert 3 <= s["retries"] <= 8, s
-        assert s["said"] == ("net_broker" if mode == "silent" else None)
+        assert s["said"] == "net_broker"  # (no_puback: once three in a row acknowledged nothing)
         # each attempt waits out the 30 ms timeout, and no longer (the rest: this machine's
         # load on the VM's real time)
         assert 25 <= s["longest_ms"] <= 150, s
