@@ -372,6 +372,84 @@ def print_test_figures() -> None:
             print("    %s: %s" % (k, v))
 
 
+# The shot clock's bench: a 14.1 match with the WPA clock set on the new-match screen (up to
+# Start, Lang, Clock; WPA; Start), P1 breaks, "#6" starts the countdown; then keys in play.
+CLOCK_SETUP = "2 2 2 6 5 1 # 6".split()
+CLOCK_KEYS = "B A B 1 2 A C B * B".split()
+BUZZER_PIN = 26  # boards/README.md: the Pico's piezo on GP26
+
+
+def clock_bench(seconds: int = 12) -> dict:
+    """The shot clock on the real firmware: how long after each second's true boundary (the
+    countdown started at the loop pass that took "#6"; a second later the shown second
+    changes) the OLED's last byte of the new second is out, for `seconds` seconds; press to
+    pixels of CLOCK_KEYS with the clock running (each to the first screen update after its
+    contact); the buzzer's tones at the warning point, the last 5 seconds and zero, decoded
+    from GP26 (frequency, length, start after the boundary)."""
+    with vpico.VPico() as b:
+        res = deploy.deploy(b.pty, "pico", tree=deploy.build(),
+                            options={"buzzer_pin": BUZZER_PIN}, out=lambda s: None)
+        b.wait_boot(1 + res["resets"])
+        b.wait_text("New match", timeout=120)
+        b.wait(300)
+        for k in CLOCK_SETUP[:-1]:
+            b.press(k)
+            b.wait(250)
+        seq = b.stats()["seq"]
+        from_us = b.time_us()
+        b.press(CLOCK_SETUP[-1])
+        b.wait(300)
+        ev = b.log(seq)
+        down = next(e["t"] for e in ev if e.get("ev") == "down" and e["key"] == "6")
+        p = next(e["pass"] for e in ev if e.get("ev") == "i2c" and e.get("data")
+                 and e["t0"] >= down)
+        t0 = dict(b.passes(from_us))[p]  # the pass's start: its ticks_ms is the clock's start
+        seq = b.stats()["seq"]
+        b.wait(seconds * 1000 + 200 - (b.time_us() - t0) / 1000)
+        frames = frames_after(b.log(seq), t0 + 300000)
+        lat = []
+        for k in range(1, seconds + 1):
+            edge = t0 + k * 1000000
+            after = [f for f in frames if f[0] >= edge]
+            if after:
+                lat.append((after[0][1] - edge) / 1000)
+        rows = []
+        for k in CLOCK_KEYS:
+            seq = b.stats()["seq"]
+            b.press(k)
+            b.wait(WINDOW_MS)
+            ev = b.log(seq)
+            dn = next(e["t"] for e in ev if e.get("ev") == "down" and e["key"] == k)
+            fr = frames_after(ev, dn)
+            rows.append({"key": k, "ms": (fr[0][1] - dn) / 1000 if fr else None})
+        # the last shot's countdown to zero: its start is the last key's pass
+        ev = b.log(seq)
+        dn = next(e["t"] for e in ev if e.get("ev") == "down" and e["key"] == CLOCK_KEYS[-1])
+        b.wait(37000)
+        tones = [t for t in b.tones(BUZZER_PIN) if t[0] * 1000 >= dn]
+    return {"latency_ms": lat, "presses": rows, "tones": tones, "last_key_us": dn}
+
+
+def print_clock(r: dict) -> None:
+    lat = r["latency_ms"]
+    print("  shot clock: each second on the OLED %.1f ms median after its boundary "
+          "(%.1f-%.1f over %d)" % (statistics.median(lat), min(lat), max(lat), len(lat)))
+    ms = [x["ms"] for x in r["presses"] if x["ms"] is not None]
+    print("  press to pixels with the clock running: median %.1f ms (%.1f-%.1f over %d keys)"
+          % (statistics.median(ms), min(ms), max(ms), len(ms)))
+    t0 = r["tones"][0][0] if r["tones"] else 0
+    for start, n, hz in r["tones"]:
+        print("    tone at +%.1f ms: %.1f Hz, %.1f ms" % (start - t0, hz, n))
+    figures.update({
+        "pico.clock.second": "%.1f ms median (%.1f-%.1f over %d seconds)" % (
+            statistics.median(lat), min(lat), max(lat), len(lat)),
+        "pico.clock.press": "%.1f ms median (%.1f-%.1f over %d keys)" % (
+            statistics.median(ms), min(ms), max(ms), len(ms)),
+        "pico.clock.tones": "; ".join("%.0f Hz %.0f ms at +%.0f ms" % (hz, n, s - t0)
+                                      for s, n, hz in r["tones"]),
+    })
+
+
 def main(argv: list[str]) -> int:
     from host_tools import cli
 
@@ -383,6 +461,9 @@ def main(argv: list[str]) -> int:
     only = ap.add_mutually_exclusive_group()
     only.add_argument("--heap", action="store_true",
                       help="only the free heap at the worst moment of a whole 9-ball match")
+    only.add_argument("--clock", action="store_true",
+                      help="only the shot clock: each second's time after its boundary, press "
+                      "to pixels with it running, the buzzer's tones")
     only.add_argument("--flash-timing", action="store_true",
                       help="only press to pixels with the flash's erase and write times")
     ap.add_argument("--display", choices=vpico.DISPLAYS, help="with --heap: the display "
@@ -412,6 +493,9 @@ def main(argv: list[str]) -> int:
         return 0
     if ns.flash_timing:
         flash_timed(deploy.build(), keys)
+        return 0
+    if ns.clock:
+        print_clock(clock_bench())
         return 0
     with vpico.VPico() as b:
         tree = deploy.build()

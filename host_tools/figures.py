@@ -24,6 +24,8 @@ APP = ("`make bench`: board-like VM, smallest heap found by bisection, `.mpy` tr
 NOR = "`make bench`: emulated NOR flash under the real littlefs, 352 blocks of 4 KB (host_tools/norflash.py)"
 PICO = "`make bench-pico`: virtual Pico, emulated time (host_tools/bench_vpico.py)"
 PICO_WALL = "`make bench-pico`: virtual Pico with the NeoPixel wall panel, emulated time"
+PICO_CLOCK = ("`bench_vpico --clock`: virtual Pico, a 14.1 match with the WPA clock and the "
+              "buzzer on GP26, emulated time")
 PICO_FLASH = ("`make bench-pico` (`bench_vpico --flash-timing`): virtual Pico, the flash's "
               "typical erase and program times")
 PICO_HEAP = ("`make bench-pico` (`bench_vpico --heap`): virtual Pico, OLED + NeoPixel wall, "
@@ -93,6 +95,14 @@ ROWS: list[tuple[str, str, str, str]] = [
     ("pico.press.miss", "virtual Pico, press to pixels, a miss", "50 ms", PICO),
     ("pico.press.foul", "virtual Pico, press to pixels, a foul", "50 ms", PICO),
     ("pico.press.setup", "virtual Pico, press to pixels, the setup keys", "-", PICO),
+    ("pico.clock.second", "virtual Pico, the shot clock: a second's true boundary (the "
+     "countdown's start plus whole seconds) to the last I2C byte of the OLED's new second",
+     "50 ms", PICO_CLOCK),
+    ("pico.clock.press", "virtual Pico, press to pixels with the shot clock running: a key's "
+     "contact to the last I2C byte of its screen, the keys of a 14.1 match", "50 ms",
+     PICO_CLOCK),
+    ("pico.clock.tones", "virtual Pico, the shot clock's buzzer on GP26 as decoded from the "
+     "pin: each tone's frequency, length and start after the warning tone's", "-", PICO_CLOCK),
     ("pico.wall", "virtual Pico with the wall panel, press to the last bit of the wall's frame, "
      "median over the keys that change it", "-", PICO_WALL),
     ("pico.wall.made", "virtual Pico with the wall panel, to the wall's frame, a made ball",
