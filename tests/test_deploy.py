@@ -70,7 +70,7 @@ def test_make_deploy_to_a_blank_board(rig):
                        text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     rig["figures"]["first deploy s"] = time.monotonic() - t0
-    b.wait_boot(3)  # the deploy's two resets
+    b.wait_boot(2)  # the deploy's reset to hold the app (then a soft reset starts it)
     n = len(deploy.files_for(rig["tree"], "pico"))  # the build, the profile, main.py, board.py
     rig["files"] = n
     assert re.search(r"deploy: %d copied \(\d+ bytes\), 0 removed, 0 unchanged" % n,
@@ -84,6 +84,22 @@ def test_make_deploy_to_a_blank_board(rig):
     assert "deploy.flag" not in names and "deploy.json" in names
     assert b.read_file("/board.py") == b"BOARD = 'pico'\n"
     rig["done"].append("deployed")
+
+
+def test_a_deploy_sets_the_boards_clock_to_utc(rig):
+    # The Pico's RTC starts at 2021-01-01 at every hard boot: the deploy sets it from the host,
+    # in UTC, after its last hard reset, and the app runs on it (started by a soft reset).
+    b = rig["board"]
+    assert rig["done"], "needs the first deploy"
+    r, _ = _mpremote(b, "exec", "import time; print('RTC', time.time(), time.gmtime()[0])")
+    assert r.returncode == 0, r.stderr
+    t, year = (int(x) for x in r.stdout.split("RTC", 1)[1].split())
+    # (the emulated clock runs slower than the host's: behind it by the emulation's lag only)
+    assert year >= 2025 and -300 < t - time.time() < 5, r.stdout
+    n = b.boots()
+    r, _ = _mpremote(b, "reset")  # the app again, for the tests after (its clock back to 2021)
+    assert r.returncode == 0, r.stderr
+    b.wait_boot(n + 1)
 
 
 def test_a_second_deploy_copies_nothing(rig):
@@ -521,7 +537,7 @@ def test_make_pull_copies_a_running_match_then_an_archived_one(rig):
                         str(dest)], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     assert re.search(r"pull: [1-9]\d* copied", r.stdout), r.stdout
-    b.wait_boot(n + 1)  # reset at the end: the board resumes its match
+    wait_rows(b, lambda rows: any(rows))  # the app started again: the board resumes its match
     got = journal_read.read_journal(str(dest / "match"))
     m = Match()
     for ev in got.events:
@@ -529,7 +545,7 @@ def test_make_pull_copies_a_running_match_then_an_archived_one(rig):
     assert got.stop is None and m.state() == want  # the running match, as the board has it
     again = pull.pull(b.pty, dest, out=lambda line: None)
     assert again["copied"] == [] and again["unchanged"] > 0  # nothing new
-    b.wait_boot(n + 2)
+    assert b.boots() == n  # (no hard reset: the clock set keeps its time)
     # A new match on the board archives this one: the next pull brings hist/1 and the new one.
     wait_rows(b, lambda rows: any(rows))
     for k in _new_match_keys():
