@@ -49,6 +49,7 @@ try:
 except ImportError:  # a port built without it
     crc32 = None
 
+from firmware import rtc
 from firmware.mem import const, unload
 
 _K = const(16)  # a snapshot every _K events of depth (match._K)
@@ -130,8 +131,9 @@ def _check(line):
 
 
 def parse(data, first):
-    # The good records of one file's bytes, (seq, depth, kind, payload) each, from seq `first`,
-    # and how many bytes they take: reading stops at the first bad one.
+    # The good records of one file's bytes, (seq, depth, kind, payload, stamp) each, from seq
+    # `first`, and how many bytes they take: reading stops at the first bad one. stamp: the
+    # number after the kind (base 36, layout 4: see the header), None without one.
     out = []
     pos = 0
     n = len(data)
@@ -144,7 +146,9 @@ def parse(data, first):
             break
         parts = body.split(" ", 3)
         try:
-            rec = (int(parts[0]), int(parts[1]), parts[2], parts[3])
+            k = parts[2]
+            rec = (int(parts[0]), int(parts[1]), k[0], parts[3],
+                   int(k[1:], 36) if len(k) > 1 else None)
         except (ValueError, IndexError):
             break
         if rec[0] != first + len(out) or rec[2] not in _KINDS:
@@ -262,6 +266,7 @@ class Journal:
         self._dir = ""
         self._due = -1  # the record whose window's snapshot (bw, snap) tidy() writes; -1: none
         self._full = -1  # the full folder tidy() packs, -1: none
+        self._c0 = None  # record 0's time (rtc.clock()'s count; -1 none), None: not read yet
         self._buf = bytearray(_B)  # where each line is built
         self._mv = memoryview(self._buf)
         _mkdir(root)
@@ -540,7 +545,8 @@ class Journal:
         return "%s/%d" % (self._folder(seq // self._np), seq // _R % self._nf)
 
     def records(self, start, stop):
-        """The records with seq start .. stop - 1, in order (Damaged if one is unreadable)."""
+        """The records with seq start .. stop - 1, in order (Damaged if one is unreadable):
+        (seq, depth, kind, payload, stamp) each, at(record) its time."""
         seq = start
         np = self._np
         while seq < stop:
@@ -577,6 +583,28 @@ class Journal:
                 raise Damaged("journal: record %d is unreadable (%s)" % (seq, self._path(seq)),
                               seq)
 
+    def at(self, rec):
+        """The time of record rec (from records()): seconds since 1970 UTC, or None when the
+        board's clock was not set (or record 0, which a later record counts from, is
+        unreadable)."""
+        s = rec[4]
+        if s is None or s >= rtc.EPOCH:
+            return s
+        c0 = self._start()
+        return None if c0 < 0 else c0 + rtc.EPOCH + s
+
+    def _start(self):
+        # Record 0's time as rtc.clock() gives it (-1: none), read once.
+        if self._c0 is None:
+            self._c0 = -1
+            try:
+                for r in self.records(0, 1):
+                    if r[4] is not None and r[4] >= rtc.EPOCH:
+                        self._c0 = r[4] - rtc.EPOCH
+            except Damaged:
+                pass
+        return self._c0
+
     def _snapshot(self, w):
         # (seq, state JSON) of window w's snapshot on flash, or None if missing or bad (a bad
         # one is moved aside: tidy() would write over it).
@@ -611,7 +639,7 @@ class Journal:
         low = w * _K
         lines = []
         gm = 0
-        for s, d, kind, payload in self.records(seq + 1, self._top + 1):
+        for s, d, kind, payload, _ in self.records(seq + 1, self._top + 1):
             if d < low or kind in "eg" and d == low:
                 return None
             if kind in "eg":
@@ -647,6 +675,7 @@ class Journal:
         the class's doc for what it says of damage). Stray temporary files go."""
         self.close()
         root = self.root
+        self._c0 = None
         self.lost = 0
         self.uncertain = False
         self.moved = []

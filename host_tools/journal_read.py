@@ -33,11 +33,12 @@ from dataclasses import dataclass, field
 
 from firmware import events as fevents
 from firmware import journal as fj
-from firmware import rules
+from firmware import rtc, rules
 from firmware.match import Match
 from host_tools import replay
 
-FORMAT = 1  # the record format read here: firmware/journal.py's records (kinds e, u, g, v)
+FORMAT = 1  # the record format read here: firmware/journal.py's records (kinds e, u, g, v; in
+# layout 4 each kind may carry its record's time, which older records lack: read as unknown)
 _R = 4  # records a file (firmware.journal's _R: a const there, not a name it keeps)
 
 
@@ -85,11 +86,23 @@ class Read:
     refused: list = field(default_factory=list)  # (line, rule, message) of refused lines
     notes: list = field(default_factory=list)  # what else a reader should know
     stop: Stop | None = None
+    times: list = field(default_factory=list)  # each event's time (seconds since 1970 UTC) or None
+    started: int | None = None  # the time of the match's first record (the new event)
+    last: int | None = None  # the time of the last record read (an undo's too)
+    timed: int = 0  # records that carry a time (0: the board's clock was never set)
+
+    def clock(self):
+        """"set" when the records carry times, "not set" when none does (the board's clock was
+        never set: no dates), None for an event file (no clock at all)."""
+        if self.kind != "journal":
+            return None
+        return "set" if self.timed else "not set"
 
     def source(self):
         return {"path": self.path, "kind": self.kind, "format": FORMAT if self.kind == "journal"
                 else None, "records": self.records, "undos": self.undos,
-                "refused": [list(r) for r in self.refused], "notes": list(self.notes)}
+                "refused": [list(r) for r in self.refused], "notes": list(self.notes),
+                "clock": self.clock(), "timed_records": self.timed}
 
 
 # ---------------------------------------------------------------- journal folders
@@ -181,6 +194,7 @@ def read_journal(folder, name=None):
         return out
     last = max(files)
     stack = []
+    times = []  # each of the stack's events' time
     run = None  # (its first seq, the events before it) of an action not yet whole
     seq = 0
     pack = (None, [])  # (n, its lines) of the pack read last
@@ -202,12 +216,19 @@ def read_journal(folder, name=None):
                             seq)
             break
         recs, used = fj.parse(data, k * _R)
-        for rseq, depth, kind, payload in recs:
+        for rseq, depth, kind, payload, stamp in recs:
+            at = _time(stamp, out.started)
+            if rseq == 0 and at is not None:
+                out.started = at
+            if at is not None:
+                out.timed += 1
+                out.last = at
             ev_kind = kind in "eg"
             want = len(stack) + 1 if ev_kind else len(stack) - 1
             if depth != want and run is not None and \
                     depth == len(run[1]) + (1 if ev_kind else -1):
                 stack = list(run[1])  # the action before was cut short: left out
+                times = list(run[2])
                 out.notes.append("an action cut short before record %d is left out" % rseq)
                 run = None
                 want = depth
@@ -216,7 +237,7 @@ def read_journal(folder, name=None):
                                 rseq)
                 break
             if kind in "gv" and run is None:
-                run = (rseq, list(stack))  # an action of several records begins
+                run = (rseq, list(stack), list(times))  # an action of several records begins
             if ev_kind:
                 try:
                     ev = json.loads(payload)
@@ -230,8 +251,10 @@ def read_journal(folder, name=None):
                 if rseq == 0 and ev["t"] != "new":
                     raise UnknownFormat("%s: the first event is not a new match" % folder)
                 stack.append(ev)
+                times.append(at)
             else:
                 stack.pop()
+                times.pop()
                 out.undos += 1
             if kind in "eu":
                 run = None  # the action is whole
@@ -252,8 +275,18 @@ def read_journal(folder, name=None):
     if run is not None:  # the last action's records stop before its end: left out
         out.notes.append("the last action (from record %d) was cut short: left out" % run[0])
         stack = run[1]
+        times = run[2]
     out.events = stack
+    out.times = times
     return out
+
+
+def _time(stamp, started):
+    # A record's time from its stamp (firmware/journal.py's header): its own time (seconds since
+    # 1970 UTC) from 2025 on, else seconds since the first record's; None without one.
+    if stamp is None or stamp >= rtc.EPOCH:
+        return stamp
+    return None if started is None else started + stamp
 
 
 # ---------------------------------------------------------------- event files
@@ -278,6 +311,7 @@ def read_events_file(path, name=None):
     except replay.Malformed as e:
         out.stop = Stop(os.path.basename(path), e.why, line=e.line)
     out.events = m.events
+    out.times = [None] * len(out.events)  # (an event file carries no times)
     return out
 
 

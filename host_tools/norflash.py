@@ -418,6 +418,18 @@ def one_file(lines, nor, fs, path="one.log"):
         f.close()
 
 
+def base36(n):
+    """A record's stamp as the journal writes it after its kind (base 36), "" for None."""
+    if n is None:
+        return ""
+    out = ""
+    while True:
+        out = "0123456789abcdefghijklmnopqrstuvwxyz"[n % 36] + out
+        n //= 36
+        if not n:
+            return out
+
+
 def journal_lines(fs, root="match"):
     """The record lines of the journal in root, in order, as bytes (read back through it)."""
     from firmware import journal
@@ -426,7 +438,7 @@ def journal_lines(fs, root="match"):
         j = journal.Journal(root).open()
         out = []
         for r in j.records(0, j.head + 1):
-            body = ("%d %d %s %s" % r).encode()
+            body = ("%d %d %s%s %s" % (r[0], r[1], r[2], base36(r[4]), r[3])).encode()
             out.append(b"%s %08x\n" % (body, journal.crc(body)))
         j.close()
     return out
