@@ -13,6 +13,7 @@ from firmware.mem import const
 EPOCH = const(1735689600)  # 2025-01-01 00:00 UTC, seconds since 1970: clock()'s zero
 _DAY = const(86400000)  # ms between two readings of the RTC (the ticks wrap after 6 days)
 _OFF = 946684800 if time.gmtime(0)[0] == 2000 else 0  # a port counting from 2000: to 1970
+OFF = _OFF  # (time.time() + OFF: seconds since 1970 on any port)
 
 ntp = False  # the clock was set by NTP since boot (firmware/net.py)
 _s = None  # seconds since EPOCH at tick _k (-1: the clock was never set), None: to read
