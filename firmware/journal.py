@@ -587,7 +587,7 @@ class Journal:
         """The time of record rec (from records()): seconds since 1970 UTC, or None when the
         board's clock was not set (or record 0, which a later record counts from, is
         unreadable)."""
-        s = rec[4]
+        s = rec[4] if len(rec) > 4 else None  # (a record held in RAM: not yet stamped)
         if s is None or s >= rtc.EPOCH:
             return s
         c0 = self._start()
@@ -639,7 +639,8 @@ class Journal:
         low = w * _K
         lines = []
         gm = 0
-        for s, d, kind, payload, _ in self.records(seq + 1, self._top + 1):
+        for r in self.records(seq + 1, self._top + 1):
+            s, d, kind, payload = r[0], r[1], r[2], r[3]
             if d < low or kind in "eg" and d == low:
                 return None
             if kind in "eg":
