@@ -382,7 +382,19 @@ def summary(r):
             "events": len(r.events), "records": r.records, "undos": r.undos,
             "finished": bool(st and st["winner"] is not None),
             "winner": st["winner"] if st else None,
+            "started": r.started, "last": r.last, "clock": r.clock(),
             "stop": r.stop.text() if r.stop else None}
+
+
+def when(s):
+    """A listing's date and time of a match (summary()'s): its start in the PC's time zone,
+    "clock not set" for a board whose clock never was, "-" for an event file."""
+    import time
+
+    t = s["started"] if s["started"] is not None else s["last"]
+    if t is not None:
+        return time.strftime("%Y-%m-%d %H:%M", time.localtime(t))
+    return "clock not set" if s["clock"] == "not set" else "-"
 
 
 def list_store(root):
@@ -413,7 +425,8 @@ def main(argv):
     several = len(reads) > 1 or (os.path.isdir(path) and not is_journal(path))
     status = 0
     if several and not show_events:
-        print("%-10s %-6s %-28s %7s  %s" % ("match", "game", "players", "events", "finished"))
+        print("%-10s %-16s %-6s %-28s %7s  %s" % ("match", "date", "game", "players", "events",
+                                                  "finished"))
     for r in reads:
         if isinstance(r, Exception):
             sys.stderr.write("error: %s\n" % r)
@@ -425,8 +438,8 @@ def main(argv):
             status = 1
         if several and not show_events:
             s = summary(r)
-            print("%-10s %-6s %-28s %7d  %s%s" % (
-                s["name"], s["game"] or "-", " v ".join(s["players"]) or "-", s["events"],
+            print("%-10s %-16s %-6s %-28s %7d  %s%s" % (
+                s["name"], when(s), s["game"] or "-", " v ".join(s["players"]) or "-", s["events"],
                 "yes" if s["finished"] else "no", "  (%s)" % s["stop"] if s["stop"] else ""))
         else:
             if several:

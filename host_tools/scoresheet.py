@@ -371,7 +371,7 @@ def build(read: Read, date=None, lang=None):
         elif t == "choose":
             sheet.choose(before, a, ev, a["names"])
         elif t == "ext":
-            exts[ev["player"]] += 1
+            exts[(a["note"] or {}).get("ext", before["shooter"] if before else 0)] += 1  # K3
         if t != "ext":
             prev = at
         if ended is None and a["winner"] is not None:
