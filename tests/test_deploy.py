@@ -206,6 +206,20 @@ def test_a_match_keyed_on_the_keypad(rig):
     # the journal on the board's flash gives the rules core's state for the same keys
     assert board_state(b, rig["tmp"]) == s.state()
     rig["keys"] = list(KEYS)
+    # and each record its time: the clock the last deploy set (UTC), behind the PC's by the
+    # emulation's lag only
+    got = _journal(b, rig["tmp"])
+    assert got.timed == got.records > 0 and got.started is not None
+    assert -600 < got.started - time.time() <= 5 and got.last >= got.started
+
+
+def _journal(b, tmp):
+    # The board's journal as host_tools.journal_read reads a copy of it.
+    from host_tools import journal_read
+
+    d = tmp / ("j-%d" % time.monotonic_ns())
+    b.copy_tree("/match", d)
+    return journal_read.read_journal(str(d))
 
 
 def _resumed(s):
@@ -234,6 +248,10 @@ def test_power_cut_between_shots_resumes_the_match(rig):
     _press(b, s, "B")  # play goes on on the resumed match
     keys.append("B")
     assert board_state(b, rig["tmp"]) == s.state()
+    # the power cut put the Pico's clock back to 2021: that record has no time, the ones
+    # before keep theirs
+    got = _journal(b, rig["tmp"])
+    assert got.times[-1] is None and got.started is not None and got.timed == got.records - 1
 
 
 def _either(a, b):
