@@ -20,12 +20,12 @@ _s = None  # seconds since EPOCH at tick _k (-1: the clock was never set), None:
 _k = 0
 _soft = False  # set_utc() on a port without machine.RTC (the unix VM): kept here, not read again
 
-try:
-    _ticks = time.ticks_ms  # pyright: ignore[reportAttributeAccessIssue]
-except AttributeError:  # CPython: a millisecond counter of the same 2**30 period
+def _mono():
+    # CPython's (no ticks_ms): a millisecond counter of the same 2**30 period
+    return int(getattr(time, "monotonic")() * 1000) & 0x3FFFFFFF  # noqa: B009 (no stub)
 
-    def _ticks():
-        return int(time.monotonic() * 1000) & 0x3FFFFFFF
+
+_ticks = getattr(time, "ticks_ms", _mono)
 
 
 def read():
