@@ -7,7 +7,6 @@
 # after set_utc() or mark().
 import time
 
-from firmware.keys import ticks_diff
 from firmware.mem import const
 
 EPOCH = const(1735689600)  # 2025-01-01 00:00 UTC, seconds since 1970: clock()'s zero
@@ -25,7 +24,14 @@ def _mono():
     return int(getattr(time, "monotonic")() * 1000) & 0x3FFFFFFF  # noqa: B009 (no stub)
 
 
+def _wrap(a, b):
+    # CPython's ticks difference (the same 2**30 period; firmware.keys, not loaded with the
+    # journal alone, has one too)
+    return (a - b + 0x20000000) % 0x40000000 - 0x20000000
+
+
 _ticks = getattr(time, "ticks_ms", _mono)
+ticks_diff = getattr(time, "ticks_diff", _wrap)
 
 
 def read():
