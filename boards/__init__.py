@@ -55,10 +55,7 @@ def build(p, machine):
         bz = Buzzer(machine.PWM(Pin(p["buzzer_pin"])))
     wdt = machine.WDT(timeout=p["wdt_ms"]) if p["wdt_ms"] else None
     unload("hw")  # the wiring code is not needed again
-    bundle = Hardware(scr, inp, kind, p["input"], wdt, machine.reset, p["lang"], wall=wl)
-    # the app's hw.buzzer: play(kind, now), poll(now); None without one
-    bundle.buzzer = bz  # pyright: ignore[reportAttributeAccessIssue]  (app.Hardware(buzzer=))
-    return bundle
+    return Hardware(scr, inp, kind, p["input"], wdt, machine.reset, p["lang"], wall=wl, buzzer=bz)
 
 
 _SPI = ("digits", "matrix")

@@ -22,8 +22,10 @@ _WORDS = {"en": ("ERROR", "restarting"), "tr": ("HATA", "yeniden başlıyor")}
 
 class Hardware:
     # What the app gets: display driver, input, watchdog (or None), reset (or None), and the kinds.
-    def __init__(self, display, input, kind, layout, wdt=None, reset=None, lang="en", wall=None):
+    def __init__(self, display, input, kind, layout, wdt=None, reset=None, lang="en", wall=None,
+                 buzzer=None):
         self.display = display
+        self.buzzer = buzzer  # the shot clock's piezo (drivers.buzzer: play, poll), or None
         # a second display: a wall panel (drivers.neopanel/matrix), the digits (drivers.digits)
         self.wall = wall
         self.input = input
@@ -52,6 +54,7 @@ class App:
         self.table = ctl.table
         self.kind = kind or hw.view  # what views.render is asked for: oled, lcd20, lcd16, digits
         self.drawn = None  # ctl.version last shown (None: nothing yet)
+        self.secs = None  # ctl.secs last shown: the shot clock's second
         self.draws = 0
         # the 16x2 LCD turns pages of what does not fit its two rows: the page shown, since when
         self.page = -1 if self.kind == "lcd16" else None
@@ -62,43 +65,56 @@ class App:
             hw.display if k in ("neopixel", "matrix", "wall") else None)
         if self.panel is not None:  # (no setting yet: the board profile's level)
             self.table.panel(self.panel.level)
+        self.table.defer()  # a key's records are written once its screens are out (step)
 
     def step(self, now):
         # Poll the keys at now (ticks_ms) and drain every queued event into the controller; if
         # that moved the controller's version, show its screen in the same pass (a key's screen
         # comes without waiting for another pass): the display's first, then the wall panel's
         # (its frame takes about 8 ms on the wire), then what the table leaves until the screen
-        # is out (Table.after_screen: the journal's writing that can wait), then collect the
+        # is out (Table.after_screen, asked by Controller.saved: the key's records, held until
+        # then, and the journal's writing that can wait; the display is drawn again without
+        # its unsaved mark once they are written), then collect the
         # garbage of judging and drawing (on the board-like VM a match needs 10 KB less heap
         # with it) and fill the holes it leaves (collect()). Then feed the watchdog: only a
-        # step that got here is healthy.
+        # step that got here is healthy. The shot clock first (ctl.tick: the keys' time, its
+        # buzzer's sound, a tone ended): a new second shown redraws, on the page shown.
         inp = self.hw.input
         ctl = self.ctl
         tb = self.table
+        b = ctl.tick(now)
+        bz = self.hw.buzzer
+        if bz is not None:
+            if b:
+                bz.play(b, now)
+            bz.poll(now)
         ev = inp.poll(now)
         while ev is not None:
             ctl.key(ev[0], ev[1])
             ev = inp.get()
         wall = self.hw.wall
-        if ctl.version != self.drawn:
-            self.drawn = ctl.version
+        if ctl.version != self.drawn or ctl.secs != self.secs:
+            self.secs = ctl.secs
             p = self.panel
             if p is not None and tb.cfg["bright"] != p.level:
                 p.brightness(tb.cfg["bright"])
             m = ctl.model()
-            if self.page is not None:  # a new screen: its first page
-                self.page = 0
+            if self.page is not None and ctl.version != self.drawn:  # a new screen: its first
+                self.page = 0  # page
                 self.t_page = now
+            self.drawn = ctl.version
             r = views.render(m, self.kind, self.page or 0)
             if wall is None:
                 m = None  # the model can be collected while the display draws
             show(self.hw.display, r)
-            r = None
             if wall is not None:
                 wv = views.render(m, getattr(wall, "view", "wall"))  # (the digits': theirs)
                 m = None
                 wall.show(wv)
-            tb.after_screen()  # what the journal's record left for later, screens out
+            if ctl.saved() and self.kind in views.MARKED:  # the key's records written after
+                # its screens (Table.after_screen): the same screen again, without the mark
+                show(self.hw.display, views.unmark(r))
+            r = None
             self.draws += 1
             collect()
         elif self.page is not None and ticks_diff(now, self.t_page) >= _PAGE_MS:
@@ -295,7 +311,12 @@ class Runner:
         return True
 
     def stopped(self):
-        # Stopped on purpose (Ctrl-C, the REPL; a deploy's reset follows): no fault for safe mode.
+        # Stopped on purpose (Ctrl-C, the REPL; a deploy's reset follows): no fault for safe mode,
+        # and what the journal held for a key whose pass was cut short is written.
+        try:
+            self.app.ctl.saved()
+        except Exception:  # noqa: BLE001 - no controller (failing): the journal is as it was
+            pass
         if self.marked:
             self.marked = False
             self.store.healthy()  # pyright: ignore[reportOptionalMemberAccess]

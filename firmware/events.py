@@ -59,7 +59,7 @@ def _clock(v):
     if not isinstance(v, dict):
         raise BadEvent(bad)
     for k in v:
-        if k not in ("shot", "first", "ext", "exts", "warn", "push"):
+        if k not in ("shot", "first", "ext", "exts", "warn", "push", "auto"):
             raise BadEvent(bad)
     for k in ("shot", "first", "ext", "exts", "warn"):
         n = v.get(k)
@@ -70,8 +70,9 @@ def _clock(v):
                            "extensions up to 9)")
     if v["warn"] >= v["shot"]:
         raise BadEvent("clock warn must be less than shot")
-    if "push" in v and not isinstance(v["push"], bool):
-        raise BadEvent("clock push must be true or false")
+    for k in ("push", "auto"):
+        if k in v and not isinstance(v[k], bool):
+            raise BadEvent("clock " + k + " must be true or false")
 
 
 def check(ev):

@@ -27,6 +27,14 @@
 #              Written over the old one in place: littlefs commits a file's new contents at
 #              close, atomically (no temporary file and rename: 5% fewer erases); elsewhere a
 #              torn snapshot fails its CRC and the window below is used.
+# Held records (hold, the app's): append() and pop() keep a key's records in RAM (up to 8, in
+# slots made once: no allocation a key) and commit() writes them once the key's screens are out,
+# in the same loop pass (firmware/app.py), so no key waits on an erase (45-400 ms on a W25Q16JV)
+# before its screen; the screens mark them unsaved meanwhile. Every read sees them (records(),
+# len, action(), undo); close() and open() write them first. A power cut before commit() loses
+# them unsaid: the journal resumes at the last record written (evidence of a held record would
+# be the flash write before the screen that holding spares). Without hold each is written as
+# it comes.
 # The record of what happened is never changed: an undo is a record of its own, and a pack is a
 # copy made durable before the files it copies go. A snapshot is valid while no later record
 # went below its depth and it is not past the last record; recovery checks that, so a power
@@ -56,6 +64,7 @@ _K = const(16)  # a snapshot every _K events of depth (match._K)
 _R = const(4)  # records a file
 _F = const(12)  # files a folder (see the header)
 _P = const(48)  # records a folder, and a pack: _R * _F
+_H = const(8)  # records held in RAM at most (hold: see Journal.commit)
 _S = const(16)  # snapshots a folder
 _B = const(128)  # the line buffer: a record longer than this is written in three pieces
 _I = const(512)  # littlefs's inline size on a Pico (block_size / 8): a file packed is shorter
@@ -245,7 +254,10 @@ class Journal:
 
     def __init__(self, root):
         self.root = root
-        self.head = -1  # seq of the last record, -1: none
+        self.head = -1  # seq of the last record on flash, -1: none
+        self.hold = False  # True: records are held in RAM until commit() (the app's, which
+        # commits once the key's screens are out); False: each is written as it comes
+        self.held = 0  # the records held, not yet on flash (seq head + 1 ...)
         self.depth = 0  # accepted events (undos taken out)
         self.bw = 0  # the window of the snapshot in RAM: its state is after 16 * bw events
         self.snap = None  # that state as JSON text (None: before the new event)
@@ -255,7 +267,10 @@ class Journal:
         self.moved = []  # files moved aside at open() (they are kept, never deleted)
         self._nf = _F  # files a folder, and records a folder (the layout's)
         self._np = _P
-        self._top = -1  # the last record that ends an action (replays stop there)
+        self._top = -1  # the last record that ends an action (replays stop there), held ones
+        # included
+        self._hs = [None] * (2 * _H)  # type: list  # the held records: 4 * depth + kind
+        # (its index in _KINDS), then the payload, each
         self._gm = 0  # bit j: lines[j]'s record said more of its action follows
         self._bs = -1  # the seq of the record that brought the match to the snapshot's window
         self._f = None  # the file being appended to, open
@@ -278,35 +293,76 @@ class Journal:
 
     def append(self, ev, state, more=False):
         # more: another event of the same action follows (recovery drops an unfinished one).
-        self.tidy()
+        # Written at once unless hold (then by commit()); a write that fails (the flash failed
+        # or is full) leaves RAM as flash holds it (reopened) and raises OSError.
+        self._room()
         line = json.dumps(ev, separators=(",", ":"))
-        try:
-            self._write(self.depth + 1, "g" if more else "e", line)
-        except OSError:  # the flash failed or is full: RAM goes back to what flash holds
-            self.open()
-            raise
+        self._hold(self.depth + 1, 2 if more else 0, line)
         self.depth += 1
         self.lines.append(line)
         if more:
             self._gm |= 1 << len(self.lines) - 1
         if self.depth % _K == 0:
             self._snapped(state)
+        if not self.hold:
+            self.commit()
 
     def pop(self, more=False):
-        self.tidy()
+        self._room()
         d = self.depth - 1
         if d < 0:
             raise IndexError("journal: nothing to undo")
         base = None
         if d < self.bw * _K:
-            base = self._find(d)  # read before anything is written: Damaged changes nothing
-        self._write(d, "v" if more else "u", "-")
+            base = self._find(d)  # read before anything is held: Damaged changes nothing
+        self._hold(d, 3 if more else 1, "-")
         self.depth = d
         if base is None:
             self.lines.pop()
             self._gm &= (1 << len(self.lines)) - 1
         else:
             self.bw, self.snap, self.lines, self._gm, self._bs = base
+            self._due = -1  # (a window's snapshot still to write is undone: never valid)
+        if not self.hold:
+            self.commit()
+
+    def commit(self):
+        """Write the held records to flash, in order (with hold, the app calls this once the
+        key's screens are out: Table.after_screen); until then a power cut loses them, and the
+        journal resumes at the last record written. A write that fails leaves the journal as
+        flash holds it (reopened) and raises OSError."""
+        n = self.held
+        if not n:
+            return
+        try:
+            for i in range(n):
+                f = self._full
+                if f >= 0:  # the record before filled its folder: packed before the next
+                    self._full = -1
+                    self._let_go()
+                    self._pack(f)
+                x = self._hs[2 * i]
+                self._write(x >> 2, _KINDS[x & 3], self._hs[2 * i + 1])
+                self._hs[2 * i + 1] = None
+        except OSError:
+            self.held = 0
+            self.open()
+            raise
+        self.held = 0
+
+    def _hold(self, depth, kind, payload):
+        # The next record (kind: its index in _KINDS), held in a slot until commit().
+        i = self.held
+        self._hs[2 * i] = 4 * depth + kind
+        self._hs[2 * i + 1] = payload
+        self.held = i + 1
+        self._top = self.head + i + 1
+
+    def _room(self):
+        # Before a record is held: the held ones written if no slot is left, then tidy().
+        if self.held == _H:
+            self.commit()
+        self.tidy()
 
     def action(self):
         """The number of events of the last action (an action's records say whether more of it
@@ -353,7 +409,7 @@ class Journal:
         self.snap = json.dumps(state, separators=(",", ":"))
         self.lines.clear()
         self._gm = 0
-        self._due = self._bs = self.head
+        self._due = self._bs = self._top
 
     def tidy(self):
         """The writing an event's record leaves for later: its window's snapshot, a full
@@ -361,15 +417,19 @@ class Journal:
         to count (a journal without them reads the same, with more records to read; an empty
         file holds none), so the app calls this once the event's screen is out (on the
         virtual Pico a snapshot takes 3-7 ms, a new folder 14 ms); every other operation calls
-        it first, so the order on flash is as if it were done at once. A failure leaves the
-        journal as flash holds it (reopened)."""
+        it first, so the order on flash is as if it were done at once. A snapshot whose record
+        is held waits for it (commit(), then tidy()). A failure leaves the journal as flash
+        holds it (reopened)."""
         due = self._due
+        if due > self.head:
+            due = -1
         n = self._full
         nxt = self.head + 1
         new_file = nxt % _R == 0 and self._fs != nxt
         if due < 0 and n < 0 and not new_file:
             return
-        self._due = -1
+        if due >= 0:
+            self._due = -1
         self._full = -1
         try:
             if due >= 0:  # (every other operation tidies first: bw is still that window)
@@ -413,7 +473,7 @@ class Journal:
                     f.write(_fmt_line(_FMT))
             except OSError:
                 pass  # (read by where its records are)
-        self.head = self._top = seq
+        self.head = seq
         if seq % self._np == self._np - 1:
             self._full = seq // self._np  # packed by tidy()
 
@@ -518,9 +578,10 @@ class Journal:
             self._fs = -1
 
     def close(self):
-        # Close the open files; a folder's pack written so far is dropped (when the folder is
-        # full, its files are copied instead), and so is what tidy() had left to write (flash
-        # holds the records without it).
+        # The held records written (commit()), then the open files closed; a folder's pack
+        # written so far is dropped (when the folder is full, its files are copied instead), and
+        # so is what tidy() had left to write (flash holds the records without it).
+        self.commit()
         self._due = -1
         self._full = -1
         self._let_go()
@@ -545,8 +606,23 @@ class Journal:
         return "%s/%d" % (self._folder(seq // self._np), seq // _R % self._nf)
 
     def records(self, start, stop):
-        """The records with seq start .. stop - 1, in order (Damaged if one is unreadable):
-        (seq, depth, kind, payload, stamp) each, at(record) its time."""
+        """The records with seq start .. stop - 1, in order (Damaged if one is unreadable): those
+        on flash (up to head), then the held ones; (seq, depth, kind, payload, stamp) each,
+        at(record) its time (a held record's stamp is None: its time is written with it)."""
+        h = self.head
+        if start <= h:
+            yield from self._records(start, min(stop, h + 1))
+        i = start - h - 1
+        if i < 0:
+            i = 0
+        hs = self._hs
+        while i < self.held and h + 1 + i < stop:
+            x = hs[2 * i]
+            yield h + 1 + i, x >> 2, _KINDS[x & 3], hs[2 * i + 1], None
+            i += 1
+
+    def _records(self, start, stop):
+        # The records on flash with seq start .. stop - 1 (records()).
         seq = start
         np = self._np
         while seq < stop:
@@ -730,7 +806,7 @@ class Journal:
             if size > _R:  # a pack: read a line at a time
                 n = 0
                 try:
-                    for r in self.records(first, first + np):
+                    for r in self._records(first, first + np):
                         last = r
                         n += 1
                         if r[2] in "eu":

@@ -80,7 +80,7 @@ def stamp(j, v, names):
 def whole(j, n):
     # Does pack p<n> hold its folder's records, all readable?
     try:
-        for _ in j.records(n * j._np, n * j._np + j._np):  # (read from the pack: it is there)
+        for _ in j._records(n * j._np, n * j._np + j._np):  # (from the pack: it is there)
             pass
     except Damaged:
         return False

@@ -19,6 +19,8 @@ class Log:
 
     lost = 0  # (a journal's: records lost when it was opened)
     uncertain = False
+    hold = False  # (a journal's: records held in RAM until commit())
+    held = 0  # (a journal's: records held, not yet on flash)
 
     def __init__(self):
         self.lines = []      # one JSON line per accepted event, undos taken out
@@ -33,6 +35,9 @@ class Log:
 
     def tidy(self):
         pass  # (a journal writes what an event's record left for later)
+
+    def commit(self):
+        pass  # (a journal writes the records it held)
 
     def __len__(self):
         return len(self.lines)
@@ -181,6 +186,11 @@ class Match:
         self.s = s
 
     # ------------------------------------------------------------ queries
+
+    def unsaved(self):
+        """How many of the log's records are not yet on flash (a journal's held records, which
+        the app writes once the key's screens are out): the screens mark them."""
+        return self.log.held
 
     def get(self, k):
         """The state's field k, None before the new event (docs/contracts.md "Match queries"):

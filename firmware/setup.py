@@ -9,6 +9,13 @@ _list = [None, None]  # type: list  # [store, the names a player row steps throu
 TARGETS = (10, 15, 20, 25, 40, 50, 60, 75, 100, 125, 150, 200)  # 10-20: short matches, practice
 GAMES = ("14.1", "8ball", "9ball", "10ball")
 BREAKS = ("alternate", "winner", "loser")
+# The shot clock (O7): off, the WPA and TV-event profiles (firmware/shotclock.py), or custom
+# seconds (cfg "ck": shot, first, ext, exts, warn), each stepped through the values below.
+CLOCKS = (None, "wpa", "tv", "custom")
+_FIGS = {"wpa": (35, 60), "tv": (30, 60)}  # (shot, first: the row shows them; shotclock's)
+CK = ("c_shot", "c_first", "c_ext", "c_exts", "c_warn")
+_CKV = ((15, 20, 25, 30, 35, 40, 45, 50, 60, 90), (20, 30, 40, 45, 50, 60, 75, 90, 120),
+        (0, 10, 15, 20, 25, 30, 45, 60), (0, 1, 2, 3), (0, 5, 10, 15, 20))
 
 
 def default_break(game):
@@ -29,6 +36,12 @@ def items(c, lang):
         it.append(["nine_on_break", "set", c["nine"]])
     elif g == "10ball":
         it.append(["ten_on_break", "set", c["ten"]])  # O6
+    k = c["clock"]  # O7: the profile with its shot and first-shot seconds ("WPA 35/60")
+    ck = c["ck"]
+    it.append(["clock", "set", [k] + list(_FIGS.get(k) or ck[:2]) if k else False])
+    if k == "custom":
+        for i in range(5):
+            it.append([CK[i], "set", ck[i]])
     it += [["lang", "set", lang], ["start", "start", None]]
     return it
 
@@ -94,6 +107,13 @@ def change(c, key, d, store=None):
         c["nine"] = "spot" if c["nine"] == "win" else "win"
     elif key == "ten_on_break":
         c["ten"] = "win" if c["ten"] == "spot" else "spot"
+    elif key == "clock":
+        c["clock"] = _step(CLOCKS, c["clock"], d)
+    elif key in CK:
+        i = CK.index(key)
+        ck = list(c["ck"])  # (a new list: the settings' default is shared)
+        ck[i] = _step(_CKV[i], ck[i], d)
+        c["ck"] = ck
 
 
 def new_event(c, lang=None):
@@ -110,6 +130,13 @@ def new_event(c, lang=None):
             ev["nine_on_break"] = c["nine"]
         elif c["game"] == "10ball":
             ev["ten_on_break"] = c["ten"]   # O6
+    k = c["clock"]
+    if k == "custom":   # (the warning before the shot's end: C-K1's warn < shot)
+        ck = c["ck"]
+        ev["clock"] = {"shot": ck[0], "first": ck[1], "ext": ck[2], "exts": ck[3],
+                       "warn": min(ck[4], ck[0] - 1)}
+    elif k:
+        ev["clock"] = k
     return ev
 
 

@@ -36,12 +36,14 @@ _ROOM = const(15)  # percent free below which Start asks before anything goes (f
 _CFG_MAX = const(2048)  # a settings.json longer than this is not read (the firmware's is ~200 B)
 
 # The settings and what each may be: (name, default, check) with check a tuple of the allowed
-# values, or an int bound (a whole number from 1 to it), or "name" (a player's name).
+# values, or an int bound (a whole number from 1 to it), "name" (a player's name), or "ck" (the
+# custom shot clock's five numbers).
 SETTINGS = (("game", "14.1", ("14.1", "8ball", "9ball", "10ball")), ("p1", "P1", "name"),
             ("p2", "P2", "name"), ("t1", 100, 1000), ("t2", 100, 1000), ("r1", 5, 99),
             ("r2", 5, 99), ("break", None, (None, "alternate", "winner", "loser")),
             ("three", True, (True, False)), ("nine", "win", ("win", "spot")),
-            ("ten", "spot", ("spot", "win")), ("lang", "en", ("en", "tr")), ("bright", None, 15))
+            ("ten", "spot", ("spot", "win")), ("lang", "en", ("en", "tr")), ("bright", None, 15),
+            ("clock", None, (None, "wpa", "tv", "custom")), ("ck", [35, 60, 25, 1, 10], "ck"))
 # (a check's None default is allowed as a value too: "bright" is null on a board without a wall
 # panel, where the profile's level stands)
 
@@ -91,6 +93,10 @@ def _bad(key, value, default, check):
     # Why value can't be setting key, or None if it can.
     if check == "name":
         ok = _name_ok(value)
+    elif check == "ck":  # the custom shot clock's seconds: shot, first, ext, exts, warn (O7)
+        ok = isinstance(value, (list, tuple)) and len(value) == 5 and all(
+            [isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 600 for v in value]
+        ) and value[0] >= 1 and value[1] >= 1 and value[3] <= 9
     elif isinstance(check, int):
         ok = value is None and default is None or isinstance(value, int) and not isinstance(
             value, bool) and 1 <= value <= check
@@ -525,9 +531,19 @@ class _Soon(Log):
         return getattr(j, name)
 
     def take(self, j):
+        j.hold = self.hold  # (the table's: a journal made later holds as this log was told)
         for line in self.lines:
             j.append(json.loads(line), None)  # (the new event: no snapshot is due)
+        j.commit()  # (Start's step, a pass of its own: written at once)
         self.j = j
+
+    @property
+    def held(self):
+        return 0 if self.j is None else self.j.held
+
+    def commit(self):
+        if self.j is not None:
+            self.j.commit()
 
     def _to(self, to=4):
         if self.j is None or to > 4:

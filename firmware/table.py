@@ -11,9 +11,10 @@ class Table:
         self.store = store  # firmware.store.Store, or None: RAM only
         self.log = None  # the log of the controller's match (a journal, or in RAM): take()
         self.wall = False  # a wall panel is wired: the menus set its brightness (cfg "bright")
+        self.hold = False  # the journal holds a key's records until after_screen() (the app's)
         self.cfg = {"game": game, "p1": "P1", "p2": "P2", "t1": 100, "t2": 100, "r1": 5,
                     "r2": 5, "break": None, "three": True, "nine": "win", "ten": "spot",
-                    "bright": None}
+                    "bright": None, "clock": None, "ck": [35, 60, 25, 1, 10]}
 
     def panel(self, level):
         # A wall panel is wired at this level (its board profile's) until a setting says another.
@@ -37,7 +38,13 @@ class Table:
     def take(self, log):
         """Take over log (a soft restart), or None: a new log in RAM; returns it."""
         self.log = Log() if log is None else log
+        self.log.hold = self.hold
         return self.log
+
+    def defer(self):
+        # The app writes a key's records once its screens are out (after_screen): the journal
+        # holds them until then (a new match's, once Start's steps make it: Store.start).
+        self.hold = self.log.hold = True
 
     def started(self, players):
         # The match is under way: the new-match screen's names and code are let go; its message.
@@ -77,12 +84,21 @@ class Table:
         return st.save_settings(c)
 
     def after_screen(self):
-        # A key's screen is out: what the journal's record left for later (Journal.tidy).
-        self.log.tidy()
+        """A key's screens are out: the journal's held records written (Journal.commit; what
+        they leave for later, work() writes once the display lost its mark). True if records
+        were held (the screens marked them unsaved); OSError if the flash would not take them
+        (the journal is then as flash holds it)."""
+        log = self.log
+        n = log.held
+        log.commit()
+        return n > 0
 
     def work(self):
         """One step of what the store leaves for the app's passes (Start's archive, journal,
-        settings, then pruning); a message key for the screen, or None."""
+        settings, then pruning), after what the journal's records left for later (Journal.tidy:
+        a snapshot, a full folder's pack, the next file); a message key for the screen, or
+        None."""
+        self.log.tidy()
         st = self.store
         if st is None or not st.due:
             return None

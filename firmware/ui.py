@@ -26,6 +26,9 @@ _SIX = const(11)  # (the buttons' help: the rows of MISS and OK, where they are 
 _NAME = const(12)  # (the key that types a player's name on the new-match screen, or None)
 
 _ROT = ("9ball", "10ball")  # the rotation games: the lowest ball first, the push out (N7, T5)
+# The shot clock's keys on the keypad after "#" (O7, K3, K4, K6), and the menu's rows for them.
+_CLOCK_KEYS = {"6": "pause", "7": "restart", "8": "ext", "9": "time"}
+_CLOCK_ROWS = ("c_pause", "c_restart", "ext", "time")
 
 
 class Controller:
@@ -51,6 +54,12 @@ class Controller:
         self.confirm = None
         self.ask = None        # type: list | None  # A10 question: [shot event, cue_in, ball_in]
         self.foul_i = 0        # the menu's called foul: its index in rules.CALLED_FOULS
+        # the shot clock (O7): a firmware.shotclock.Clock while the match has one, the app's
+        # ticks_ms at its last pass (tick: keys take their time from it, no clock is read
+        # here) and the whole seconds shown
+        self.clock = None
+        self.now = 0
+        self.secs = None
 
     # ------------------------------------------------------------ model
 
@@ -60,7 +69,8 @@ class Controller:
                 "state": self.match.state(), "entry": list(self.entry), "hit": self.hit,
                 "shift": self.shift,
                 "msg": self.msg, "hints": h.hints(self), "items": h.items(self),
-                "cursor": self.cursor, "fault": self.fault, "layout": self.layout}
+                "cursor": self.cursor, "fault": self.fault, "layout": self.layout,
+                "clock": None if self.clock is None else _clock().model(self)}
 
     def restore(self, log):
         """Take over the log of a match (a soft restart) and show where it stands."""
@@ -69,6 +79,7 @@ class Controller:
         self.match = m
         self.table.take(log)
         self.after()
+        self.timed(None)  # K6: back paused (the time off is not known)
         self.version += 1
 
     def resume(self, events, check=True):
@@ -80,7 +91,47 @@ class Controller:
         self.match = m
         self.table.take(m.log)
         self.after()
+        self.timed(None)
         self.version += 1
+
+    def saved(self):
+        """The key's screens are out: the table writes the records the journal held for them
+        (Table.after_screen). True if the screens marked them unsaved (to be drawn again without
+        the mark). A write that fails is said (not_saved): the match is then as flash holds it."""
+        try:
+            return self.table.after_screen()
+        except OSError:
+            self.match.rebuild()
+            self.after()
+            self.msg = ["not_saved"]
+            self.version += 1
+            return False
+
+    def tick(self, now):
+        """The app's pass at now (ticks_ms): the shot clock's second shown (self.secs) and
+        what the buzzer plays (firmware.shotclock's QUIET 0, WARN, TICK, END)."""
+        self.now = now
+        if self.clock is None:
+            return 0
+        return _clock().tick(self, now)
+
+    def timed(self, ev, brk=None, rack=None):
+        # The shot clock after an accepted action (firmware.shotclock.settle): made for a match
+        # with a clock (the module loads only then), let go without one.
+        p = self.match.clock()
+        if p is None:
+            self.clock = self.secs = None
+            return
+        c = self.clock
+        if c is None or c.prof != p:
+            c = self.clock = _clock().Clock(p)
+        _clock().settle(self, ev, brk, rack)
+
+    def clock_key(self, what):
+        # A referee's clock key in play (firmware.shotclock.key); none without a clock (O7).
+        if self.clock is None:
+            raise rules.Refused("O7", "no_clock")
+        _clock().key(self, what)
 
     def say(self, msg):
         # Show a message (or a list of them) from outside the keys: the boot's, the store's.
@@ -143,12 +194,16 @@ class Controller:
 
     def send(self, ev):
         """Apply one event and show the match after it; False if it was refused."""
+        m = self.match
+        brk = m.get("breaking")
+        rack = m.get("rack")
         try:
-            self.match.apply(ev, False)  # well-formed by construction (tests/mash.py)
+            m.apply(ev, False)  # well-formed by construction (tests/mash.py)
         except rules.Refused as e:
             self._refused(e)
             return False
         self.after()
+        self.timed(ev, brk, rack)
         return True
 
     def undo(self):
@@ -163,6 +218,7 @@ class Controller:
             self._refused(e)
             return
         self.after()
+        self.timed(None)
         self.msg = ["undone_x", what] if what else ["undone"]
 
     # ------------------------------------------------------------ shots
@@ -294,11 +350,13 @@ class Controller:
         else:        # the 8 called and made (E11)
             evs.append({"t": "shot", "first": 8, "pots": [8], "call": 8, "made": True,
                         "rail": True})
+        brk = m.get("breaking")
         try:
             self.match.apply_all(evs)
         except rules.Refused as e:
             return self._refused(e)
         self.after()
+        self.timed({"t": "shot"}, brk)  # (a rack won: the next break waits, paused)
 
     def choose(self, opt):
         by = self.match.get("pending")[0]
@@ -331,6 +389,7 @@ class Controller:
         self.confirm = None
         self.ask = None
         self.after()
+        self.timed(None)
 
     def other_lang(self):
         self.lang = "tr" if self.lang == "en" else "en"
@@ -458,6 +517,8 @@ class _PlayKeys(_Mode):
         sh = c.shift
         c.shift = False
         g = c.match.get("game")
+        if sh and k in _CLOCK_KEYS:  # "#6"-"#9": the shot clock's keys (no ball is 16-19)
+            return c.clock_key(_CLOCK_KEYS[k])
         if k.isdigit():              # a ball pocketed (0: the cue ball); keyed again: taken out
             b = int(k) + (10 if sh else 0)
             full = 9 if g == "9ball" else (10 if g == "10ball" else 15)
@@ -708,6 +769,8 @@ class _Menu(_List):
                 it.append(["push", "push", None])
                 if m.get("game") == "10ball" and not m.get("breaking"):
                     it.append(["not_called", "not_called", None])  # T7
+            if c.clock is not None:     # the shot clock's (the buttons' only way to them)
+                it += [[r, r, None] for r in _CLOCK_ROWS]
             f = rules.CALLED_FOULS
             it += [["touch", "touch", "G5.4"], ["double", "double", "G5.11"],
                    ["off", "off", None], ["called_foul", "called_foul", f[c.foul_i % len(f)]]]
@@ -750,6 +813,9 @@ class _Menu(_List):
             c.won_rack(c.match.get("shooter"))
         elif act == "not_called":
             c.not_called()
+        elif act in _CLOCK_ROWS:
+            c.after()   # (back in play first: the clock's keys act there)
+            c.clock_key(_CLOCK_KEYS["6789"[_CLOCK_ROWS.index(act)]])
         elif item[2] == "G5.2":     # a scratch is the cue ball pocketed (S7, A7, N4)
             if 0 not in c.entry:
                 c.entry.append(0)
@@ -826,6 +892,8 @@ class _Help(_List):
             it[1] = ["##", "push"]
         elif g == "10ball":   # balls 1-10, every shot called (T2, C-T1, T7); the push out (T5)
             it[1:3] = [["#0", "ball_10"], ["A", "h_called"], ["B", "not_called"], ["##", "push"]]
+        if c.clock is not None:   # the shot clock's keys
+            it += [["#" + k, _CLOCK_ROWS["6789".index(k)]] for k in "6789"]
         return it
 
     def hints(self, c):
@@ -845,6 +913,8 @@ class _HelpButtons(_Help):
             it.append(["P1/P2", "won_rack"])
         if g == "10ball":   # T7: the lowest in, not as called: the menu's row
             it.append(["UNDO", "not_called"])
+        if c.clock is not None:   # the shot clock's keys: the menu's rows
+            it.append(["UNDO", "h_clock"])
         return it + [["FOUL", "next"], ["P1/P2", "h_choice"]]
 
 
@@ -946,6 +1016,13 @@ def _what(m, i):
     # a ball made: the called one (A8), or in 9-ball any ball on a legal shot (N6)
     return "made" if ev.get("made") or ev.get("pots") and (
         m.get("game") == "9ball" or m.get("game") == "10ball" and "break_rails" in ev) else "miss"
+
+
+def _clock():
+    # The shot clock (firmware/shotclock.py): the rules loaded it with the match's new event.
+    from firmware import shotclock
+
+    return shotclock
 
 
 def _setup():

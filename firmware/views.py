@@ -12,6 +12,8 @@
 from firmware import lang
 
 _KINDS = {"oled": (16, 8), "lcd20": (20, 4), "lcd16": (16, 2)}
+MARKED = _KINDS  # the kinds that mark a key's records not yet on flash ("*": _unsaved)
+_UNDER = [None, -1]  # the last render's marked row as it was, and its index (-1: none)
 
 
 # ---------------------------------------------------------------- text helpers
@@ -366,6 +368,9 @@ def _alerts(model, w, table=()):
     if f:
         t = _tx(model, "stuck" if f[0] == "stuck" else "chatter", f[1])
         out.append(([t, _tx(model, "ignored")], t, 1))
+    t = _time_up(model)
+    if t:
+        out.append(([t], t, 1))
     if st["winner"] is not None:
         t = _tx(model, "wins", _name(model, st["winner"]))
         out.append(([_tx(model, "over"), t], t, 1))
@@ -437,7 +442,39 @@ def _place(alerts, room, keep=False):
     return rows, inv
 
 
+def _clock_row(model, w):
+    # The shot clock's row (O7): player 0's extensions left, the seconds of the shot (in
+    # brackets while paused: K6), player 1's extensions; None without a countdown.
+    ck = model.get("clock")
+    if not ck or ck[0] is None:
+        return None
+    a = _tx(model, "c_ext", ck[2])
+    b = _tx(model, "c_ext", ck[3])
+    m = ("%d" if ck[1] else "(%d)") % ck[0]
+    n = w - len(a) - len(b)
+    k = (n - len(m)) // 2
+    return "%s%*s%*s%s" % (a, k + len(m), m, n - k - len(m), "", b)
+
+
+def _time_up(model):
+    # K4: the time is up in play: the board proposes the time foul, with the key that records it.
+    ck = model.get("clock")
+    if not ck or ck[0] != 0 or model.get("mode") != "play":
+        return None
+    return _tx(model, "c_up", "#9" if model.get("layout") == "keypad" else
+               _key_name(model, "long:UNDO"))
+
+
 def _info(model, w, n=5, right=None):
+    """The shot clock's row (while a shot has a countdown), then the game lines (_lines)."""
+    ck = _clock_row(model, w)
+    out = _lines(model, w, n - 1 if ck else n, right)
+    if ck:
+        out.insert(0, ck)
+    return out
+
+
+def _lines(model, w, n=5, right=None):
     """Game lines, most important first (14.1: balls left, run, high run, innings, average; it
     makes no more than n, the rows a caller has for them; the other games make their two or
     three). right: what the 14.1 balls line shows on its right instead of the rack number."""
@@ -600,6 +637,9 @@ def _lcd16(model, w, alerts, ask, page):
             pages.append([top, r])
     if not pages:
         pages.append([top, _hints_line(model, w)])
+    ck = _clock_row(model, w)
+    if ck:  # the shot clock's page first (its second redraws the page shown)
+        pages.insert(0, [top, ck])
     t = _tags_row(model, w)
     if t:
         pages.append([top, t])
@@ -691,7 +731,7 @@ def _over_oled(model, w, notes):
     if note and "end" in note:
         lines.extend(notes[0][0])  # (the rack's winner is left out: the match's is named above)
     if st["game"] == "14.1":
-        lines.extend(_info(model, w)[2:5:2])  # high runs and averages
+        lines.extend(_lines(model, w)[2:5:2])  # high runs and averages
     else:
         tot = _get(model, "tot") or ((0, 0), (0, 0))
         lw = w - 8
@@ -720,7 +760,12 @@ def _item_line(model, it, sel, w=16):
         if value is True or value is False:
             v = _tx(model, "v_on" if value else "v_off")
         elif isinstance(value, (list, tuple)):
-            v = "/".join([str(x) for x in value])
+            v = "/".join([str(x) for x in value[1:]])
+            h = str(value[0]) if value else ""  # a setting's value and its figures ("WPA
+            if lang.has("v_" + h, code):  # 35/60"), or numbers
+                v = _tx(model, "v_" + h) + " " + v
+            else:
+                v = h + "/" + v if v else h
         elif isinstance(value, str) and lang.has("v_" + value, code):
             v = _tx(model, "v_" + value)
         elif isinstance(value, str) and lang.has("g_" + value, code):
@@ -853,6 +898,39 @@ def render(model, kind, page=0):
         return wall(model)
     w, h = _KINDS[kind]
     out = screen(model, w, h, page)
+    _UNDER[1] = -1
+    m = model.get("match")
+    if m is not None and m.unsaved():
+        _unsaved(out[0], out[1], w)
     if kind == "oled":
         return out
     return out[0]
+
+
+def _unsaved(lines, big, w):
+    # The key's records are not yet on flash (the app writes them once the screens are out, and
+    # draws them again): a "*" in the last column of the top row (the OLED's first row under
+    # its double-size scores), the row's text kept: its last column if blank, else its last gap
+    # of two spaces or more a column narrower (the part right of it moves left), else the last
+    # character gives way.
+    i = 2 if 0 in big else 0
+    s = _UNDER[0] = lines[i]
+    _UNDER[1] = i
+    if len(s) < w:
+        s = "%-*s" % (w - 1, s)
+    elif s[-1] != " ":
+        j = s.rfind("  ")
+        s = s[:j] + s[j + 1:] if j >= 0 else s
+    lines[i] = s[:w - 1] + "*"
+
+
+def unmark(out):
+    """The last screen render() gave (out), in place, as if its records were on flash: its
+    unsaved mark's row as it was (once they are written, the app shows it again without
+    rendering it again)."""
+    i = _UNDER[1]
+    if i >= 0:
+        (out[0] if isinstance(out, tuple) else out)[i] = _UNDER[0]
+        _UNDER[0] = None
+        _UNDER[1] = -1
+    return out

@@ -192,6 +192,16 @@ def app_heap():
         figures.update(got)
 
 
+def commits(f: dict) -> str:
+    """The figure of the commits of a match that erased one sector, and two or more."""
+    n = f["commit_erases"]
+    one = n[1] if len(n) > 1 else 0
+    more = sum(n[2:])
+    total = sum(n)
+    return "%d of %d commits erase one sector (%.1f%%), %d two (%.1f%%)" % (
+        one, total, 100 * one / total, more, 100 * more / total)
+
+
 def flash():
     from host_tools import norflash
 
@@ -204,6 +214,7 @@ def flash():
             m141["erases"], "{:,}".format(m141["events"]), m141["erases_per_event"],
             m141["max_block"]),
         "nor.m141.bytes": "%.0f bytes" % m141["bytes_per_event"],
+        "nor.m141.commits": commits(m141),
         "nor.m9.erases": "%d (%d events)" % (m9["erases"], m9["events"]),
         "nor.m9.bytes": "%.0f bytes" % m9["bytes_per_event"],
         "nor.space": "%d of %d blocks" % (m141["blocks_used"], w["block_count"]),

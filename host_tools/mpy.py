@@ -94,8 +94,13 @@ MPY_FLAGS = ("-X", "no-source-lines")
 # option, extensions and time foul in the rules and the event checks, the match's queries, the
 # texts) 3,114 bytes; the club network (net.py, loaded only on a board with Wi-Fi and a
 # /secrets.json, and Store.past) 4,900; the shot clock's piezo buzzer driver
-# (drivers/buzzer.py, loaded only on a board with a "buzzer_pin") 375.
-MPY_BUDGET = 84 * 1024 + 934 + 886 + 3114 + 4900 + 375
+# (drivers/buzzer.py, loaded only on a board with a "buzzer_pin") 375; a key's records held
+# until its screens are out (the journal's slots, commit() and held records read back, the
+# screens' unsaved mark, the table's and the controller's part, the display drawn again) 1,081;
+# the shot clock at the table (its setup rows and settings, the controller's clock keys, menu
+# and help rows, the countdown's part of shotclock.py, the screens' clock row, the wall's
+# countdown, the texts) 3,841.
+MPY_BUDGET = 84 * 1024 + 934 + 886 + 3114 + 4900 + 375 + 1081 + 3841
 
 
 def mpy_cross_cmd(src: Path, out: Path) -> list[str]:

@@ -389,23 +389,31 @@ def match_9ball(seed=1, race=7, undo_rate=0.03, limit=5000):
 
 def play_journal(evs, nor, fs, store=None):
     """Play evs through Match(Journal) of a Store on fs (a fresh journal: the one there is
-    archived, the archive pruned); returns (the operation count when each apply returned, the state contract
-    after it as sorted JSON)."""
+    archived, the archive pruned), as the app does: each event's record held, then written once
+    its screen is out (commit), then the journal's later work (tidy); returns (the operation
+    count when each event was written, the state contract after it as sorted JSON, the sectors
+    each commit erased: the erases that delay the key's unsaved mark going)."""
     from firmware.match import Match
     from firmware.store import Store
 
     with installed(fs):
         st = store or Store("")
         m = Match(st.fresh())
+        m.log.hold = True
         st.prune()  # what the app's passes do after a Start
         ends = []
         states = []
+        erased = []
         for ev in evs:
             m.apply(ev)
+            e = sum(nor.erases)
+            m.log.commit()
+            erased.append(sum(nor.erases) - e)
+            m.log.tidy()
             ends.append(nor.ops)
             states.append(json.dumps(m.state(), sort_keys=True))
         m.log.close()
-    return ends, states
+    return ends, states, erased
 
 
 def one_file(lines, nor, fs, path="one.log"):
@@ -473,8 +481,9 @@ def wear_figures(block_count=PICO_BLOCKS, per_day=10, years=5, cycles=100000, se
     a = match_141(seed)  # seed 2: 794 events, 150 to 142
     b = match_9ball(seed)  # seed 2: 201 events, 7 racks to 6
     m0 = _mark(nor)
-    play_journal(a, nor, fs)
+    erased = play_journal(a, nor, fs)[2]
     f141 = _counts(nor, m0, len(a))
+    f141["commit_erases"] = [erased.count(k) for k in range(max(erased) + 1)]
     f141["blocks_used"] = fs.used_block_count  # the match's journal, and littlefs's own
     lines = journal_lines(fs)
     m1 = _mark(nor)

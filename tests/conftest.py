@@ -48,7 +48,7 @@ BUDGET = ("test_app_frozen.py::", "test_app_mp.py::", "test_mpy_cross.py::",
           "test_journal_nor.py::test_wear_", "test_deploy.py::test_a_match_keyed")
 
 # Test files whose tests share one virtual Pico or one deployed build (module fixtures): under
-# xdist (--dist loadfile) each file runs whole in one worker.
+# xdist each file runs whole in one worker (SPREAD, below).
 VPICO = ("test_deploy.py", "test_deploy_errors.py", "test_vpico.py", "test_vpico_devices.py",
          "test_vpico_start.py")
 # Tests that run the board-like VM (a prefix of their node id after tests/).
@@ -62,9 +62,16 @@ SLOW = ("test_journal_torn.py::test_power_cut_at_every_byte", "test_journal_nor.
         "test_scoresheet.py::test_a_journal_cut_short", "test_wall.py::test_the_wall_follows",
         "test_boot.py::", "test_at_repl.py::", "test_keys_fuzz.py::", "test_properties.py::",
         "test_mash.py::", "test_roundtrip.py::", "test_screens.py::test_the_simulators")
+# Under pytest-xdist (--dist loadgroup) each test file runs whole in one worker, so that its
+# module fixtures (one virtual Pico, one frozen VM build, one recorded match) serve all its
+# tests, but for these files of long independent tests, which the two workers share test by test.
+SPREAD = ("test_journal_torn.py", "test_properties.py", "test_views_essentials.py",
+          "test_mash.py", "test_roundtrip.py", "test_micropython.py", "test_journal_damage.py",
+          "test_keys_fuzz.py", "test_scenarios.py")
 # Files that keep one worker busy longest go first, so that the other worker takes the many
 # short tests meanwhile (xdist's own reorder, by test count, is off: --no-loadscope-reorder).
-FIRST = VPICO + ("test_app_frozen.py", "test_app_mp.py", "test_micropython.py")
+FIRST = VPICO + ("test_app_frozen.py", "test_properties.py", "test_journal_torn.py",
+                 "test_app_mp.py", "test_micropython.py")
 
 
 def _rel(item):
@@ -81,9 +88,12 @@ def _rank(item):
     return FIRST.index(f) if f in FIRST else len(FIRST)
 
 
+@pytest.hookimpl(tryfirst=True)  # (before xdist reads the groups)
 def pytest_collection_modifyitems(items):
     for item in items:
         rel, f = _rel(item), _file(item)
+        if f not in SPREAD:
+            item.add_marker(pytest.mark.xdist_group(f))
         if any(b in rel for b in BUDGET):
             item.add_marker(pytest.mark.budget)
         if f in VPICO:

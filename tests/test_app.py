@@ -231,11 +231,68 @@ def test_run_sleeps_what_each_pass_left_of_its_period():
 
 def test_the_journal_tidies_after_the_screens_are_out():
     # Journal.tidy (a snapshot, a pack, the next file) waits until a key's screen has gone to
-    # the display: the app calls it in the pass that drew, once the display holds the screen.
+    # the display: the app calls it each pass (Table.work), after that pass drew what the key
+    # changed (the screen of the controller's version already out).
     rig = Rig("oled", "keypad")
     start(rig)
     seen = []
-    rig.ctl.match.log.tidy = lambda: seen.append(rig.screen())
+    app = rig.runner.app
+    rig.ctl.match.log.tidy = lambda: seen.append((app.drawn == rig.ctl.version, rig.screen()))
     rig.press("B")  # a miss: the table passes to P2
-    assert len(seen) == 1 and seen[0] == rig.screen(), seen
-    assert seen[0][2].rstrip().endswith("P2<"), seen[0]  # the new screen was already there
+    assert seen and all(s[0] for s in seen), seen
+    assert seen[-1][1] == rig.screen() and seen[-1][1][2].rstrip().endswith("P2<"), seen[-1]
+    assert not seen[0][1][2].rstrip().endswith("P2<")  # (passes before the key tidied too)
+
+
+# ---------------------------------------------------------------- the shot clock (O7, K2)
+
+
+def _clock_rig(kind="oled"):
+    # A 9-ball match with the WPA clock, P1 breaking; the buzzer on a stand-in PWM.
+    from firmware.drivers.buzzer import Buzzer
+    from tests.test_buzzer import FakePWM
+
+    rig = Rig(kind, "keypad", game="9ball")
+    rig.ctl.cfg["clock"] = "wpa"
+
+    class Now:  # the PWM's writes stamped with the rig's time
+        def __getitem__(self, i):
+            return rig.now
+
+    pwm = FakePWM(clock=Now())
+    rig.hw.buzzer = Buzzer(pwm)
+    start(rig)
+    return rig, pwm
+
+
+def test_the_clock_redraws_once_a_shown_second_and_not_while_paused():
+    rig, _ = _clock_rig()
+    draws = rig.runner.app.draws
+    rig.run(3000)                                   # the break waits, paused: nothing drawn
+    assert rig.runner.app.draws == draws
+    rig.keys("# 6")                                 # started
+    assert "Ext1   35   Ext1" in rig.screen(), rig.screen()
+    draws = rig.runner.app.draws
+    t0 = rig.ctl.clock.t0
+    rig.run(t0 + 3000 - rig.now + 1)               # three seconds more
+    assert rig.runner.app.draws == draws + 3
+    assert "Ext1   32   Ext1" in rig.screen(), rig.screen()
+    rig.keys("# 6")                                 # paused
+    draws = rig.runner.app.draws
+    rig.run(5000)
+    assert rig.runner.app.draws == draws and "Ext1  (32)  Ext1" in rig.screen()
+
+
+def test_the_buzzer_sounds_the_warning_the_last_five_seconds_and_zero():
+    rig, pwm = _clock_rig()
+    rig.keys("# 6")
+    t0 = rig.ctl.clock.t0
+    rig.run(t0 + 37000 - rig.now)
+    got = pwm.tones()
+    assert [(n, hz) for _, n, hz in got] == [(150, 3000)] + [(100, 2700)] * 5 + [(1000, 2400)]
+    starts = [s - t0 for s, _, _ in got]
+    want = [25000, 30000, 31000, 32000, 33000, 34000, 35000]
+    assert all(0 <= s - w <= 5 for s, w in zip(starts, want)), starts   # within a pass
+    assert any("Time up K4: #9" in ln for ln in rig.screen()), rig.screen()
+    rig.keys("# 9")                                 # the referee confirms: P2, ball in hand
+    assert rig.ctl.match.get("note")["foul"] == "K4" and rig.state()["shooter"] == 1

@@ -6,6 +6,8 @@ from host_tools.fakes import max7219 as fm
 from host_tools.fakes import oled as fo
 
 import framebuf  # noqa: E402  (host_tools/hostlib/framebuf.py on CPython)
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from firmware import drivers  # noqa: E402
@@ -45,6 +47,22 @@ def test_hostlib_framebuf_font_is_micropythons():
     fb.fill(0)
     fb.text("\u00e7", 0, 0, 1)  # non-ASCII: UTF-8 bytes drawn as glyph 127, like MicroPython
     assert bytes(buf).hex() == "aa55aa55aa55aa55"
+
+
+@given(st.binary(min_size=3 * 21, max_size=3 * 21), st.integers(-4, 24), st.integers(-4, 24),
+       st.integers(0, 26), st.integers(0, 26), st.integers(0, 1))
+def test_hostlib_framebuf_fill_rect_of_mono_vlsb_sets_the_pixels_one_by_one_would(
+        old, x, y, w, h, c):
+    # fill_rect writes a page's byte at a time: the same bits as pixel() on each point of the
+    # rectangle clipped to the frame (a 20x20 view with stride 21, as a frame's window is)
+    a = bytearray(old)
+    b = bytearray(old)
+    framebuf.FrameBuffer(a, 20, 20, framebuf.MONO_VLSB, 21).fill_rect(x, y, w, h, c)
+    slow = framebuf.FrameBuffer(b, 20, 20, framebuf.MONO_VLSB, 21)
+    for yy in range(y, y + h):
+        for xx in range(x, x + w):
+            slow.pixel(xx, yy, c)
+    assert a == b  # (the stride's 21st column untouched too)
 
 
 def test_hostlib_framebuf_shapes_blit_scroll():

@@ -1,6 +1,7 @@
 # Property tests (hypothesis): random event streams against the invariants of RULES.md and docs/contracts.md.
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -65,8 +66,13 @@ def draw_event(data, m):
     return ev
 
 
-def start(data):
-    game = data.draw(st.sampled_from(("14.1", "8ball", "9ball", "10ball")))
+GAMES = ("14.1", "8ball", "9ball", "10ball")
+
+
+def start(data, game=None):
+    # A new match (of game, or one drawn) after its lag: (match, log, states).
+    if game is None:
+        game = data.draw(st.sampled_from(GAMES))
     ev = {"t": "new", "game": game, "players": ["A", "B"],
           "three_foul": data.draw(st.booleans()) or data.draw(st.booleans())}
     if data.draw(st.booleans()):
@@ -168,14 +174,16 @@ def check_rotation_books(before, after, mover):
         assert gain == gone                             # N6, T4, T6: all of them count
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.data())
-def test_random_streams_only_refuse_and_keep_invariants(data):
+# (a game a test, 75 streams each: pytest-xdist's two workers share them)
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=75, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_random_streams_only_refuse_and_keep_invariants(game, data):
     """Random events never raise anything but a refusal; refusals change nothing;
     undo restores exactly the state before; replaying the log equals live play;
     in 14.1 the scores equal balls legally pocketed minus penalties (C-S6); in 9-ball and
     10-ball each shot's legally pocketed balls are the ones that stayed down, or none."""
-    m, log, history = start(data)      # history: state after each accepted non-undo event
+    m, log, history = start(data, game)  # history: state after each accepted non-undo event
     pocketed, penalties = [0, 0], [0, 0]   # 14.1 books, one entry per state in history
     for _ in range(data.draw(st.integers(1, 120))):
         ev = draw_event(data, m)

@@ -3,7 +3,7 @@
 # can't write refuses the shot without losing anything, a new match archives the last one.
 import json
 
-from firmware import journal, views
+from firmware import journal, shotclock, views
 from firmware.app import new_controller
 from firmware.store import Store
 from tests.helpers import scratch_dir
@@ -136,3 +136,36 @@ def test_a_soft_restart_after_an_error_resumes_from_the_journal():
     assert rig.runner.error is None and rig.runner.restarts == 1
     assert rig.ctl.match.state() == before  # read back from flash, not from the spoiled RAM
     assert any("Resumed" in row for row in rig.screen())
+
+
+def test_a_power_cut_brings_the_shot_clock_back_paused_with_the_time_of_the_last_record():
+    # K6, C-K1: the profile and the extensions used are in the journal's events; the running
+    # time is not, and the board can't know how long the power was off: the shot comes back
+    # paused with the whole time it had at the last record, and the pause key resumes it.
+    root = scratch_dir("clock")
+    a = new_controller("keypad", "en", "9ball", store=Store(root))
+    a.cfg["clock"] = "tv"
+    for k in "5 1 # 6".split():
+        a.key("press", k)
+    a.tick(4000)
+    a.key("press", "B")                  # a dry break: P2 has the first shot's 60 s (K5)
+    a.tick(10000)
+    a.key("press", "#")
+    a.key("press", "8")                  # P2's extension: 54 + 30
+    assert a.model()["clock"] == [84, True, 1, 0]
+    a.tick(30000)
+    a.match.log.close()                  # the power goes at 64 s left
+    b = new_controller("keypad", "en", "9ball", store=Store(root))
+    assert b.match.clock() == shotclock.PROFILES["tv"] and b.match.exts(1) == 0
+    # the shot's record: 60 s, and the extension's 30 (the time gone before it is not known)
+    assert b.model()["clock"] == [90, False, 1, 0]
+    b.tick(500000)
+    assert b.model()["clock"] == [90, False, 1, 0]        # (no time goes while paused)
+    b.key("press", "#")
+    b.key("press", "6")                  # the referee resumes it
+    b.tick(501000)
+    assert b.model()["clock"] == [89, True, 1, 0]
+    assert any("Ext1   89   Ext0" in ln for ln in _screen(b)), _screen(b)  # pyright: ignore
+    b.key("press", "#")
+    b.key("press", "8")
+    assert b.msg[:2] == ["refused", "K3"]                 # the extension stays used

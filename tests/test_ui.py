@@ -502,7 +502,8 @@ class _BareTable:
     # no file: the match's log is in RAM (firmware.match.Log); each call is noted.
     def __init__(self, saves=True):
         self.cfg = {"game": "9ball", "p1": "Ann", "p2": "Bob", "t1": 100, "t2": 100, "r1": 2,
-                    "r2": 2, "break": None, "three": True, "nine": "win", "bright": None}
+                    "r2": 2, "break": None, "three": True, "nine": "win", "bright": None,
+                    "clock": None, "ck": [35, 60, 25, 1, 10]}
         self.wall = False
         self.saves = saves
         self.calls = []

@@ -273,9 +273,15 @@ def _new(game, rng, names):
 PLAYERS = (["Ali", "Zeynep"], ["Şükrü", "İlkay"], ["Hakan", "Gökhan"], ["Ayşe", "Can"])
 
 
+# Each language's first match (make check's sample), then the other four (make test adds them:
+# the same streams, the first match played again without screens to get there).
+PARTS = ["first", pytest.param("rest", marks=pytest.mark.slow)]
+
+
+@pytest.mark.parametrize("part", PARTS)
 @pytest.mark.parametrize("game", ["14.1", "8ball", "9ball", "10ball"])
 @pytest.mark.parametrize("layout", ["keypad", "buttons"])
-def test_every_display_shows_what_the_next_shooter_needs(game, layout):
+def test_every_display_shows_what_the_next_shooter_needs(game, layout, part):
     screens = [Screen(k, layout) for k in BOARDS]
     seen = {"bih": 0, "warn": 0, "choice": 0, "spot": 0, "over": 0}
     if game != "14.1":
@@ -306,6 +312,8 @@ def test_every_display_shows_what_the_next_shooter_needs(game, layout):
                 st = md["state"]
                 if st is None or md["mode"] not in ("play", "choice", "over", "lag"):
                     continue
+                if (match == 0) != (part == "first"):
+                    continue
                 note = md["match"].get("note") or {}
                 seen["bih"] += bool(st["bih"])
                 seen["warn"] += md["match"].warned(0) or md["match"].warned(1)
@@ -320,7 +328,8 @@ def test_every_display_shows_what_the_next_shooter_needs(game, layout):
                     COUNTS[(game, sc.kind)] = COUNTS.get((game, sc.kind), 0) + n
                 if layout == "buttons" and st["pending"]:
                     _every_option_by_next(c, screens, t)
-    assert all(seen.values()), seen  # each case was met, not skipped
+    # each case was met, not skipped (the first matches alone: the commonest)
+    assert all([v for k, v in seen.items() if part == "rest" or k in ("bih", "warn", "choice")]), seen
     print(game, layout, seen, {k: v for k, v in COUNTS.items() if k[0] == game})
 
 

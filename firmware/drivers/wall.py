@@ -9,7 +9,10 @@
 #     marker | score | foul marks | race/target (when it fits).
 # Marker column: full = shooting, ball in hand = another colour (mono: every other row, blinking),
 # winner = gold (mono: blinking). Two-foul warning: two dashes in the foul-mark column (red;
-# mono: blinking) and, in colour, the warned player's digits red.
+# mono: blinking) and, in colour, the warned player's digits red. The shot clock's seconds (the
+# view's tenth field, while a shot has a countdown) take the wide layout's middle instead of the
+# race/target: big digits where they fit between the scores, else small; red in the last 10
+# seconds (mono: blinking). A stacked panel has no room for them.
 import framebuf
 
 from firmware.keys import ticks_diff
@@ -21,6 +24,8 @@ _SHOOTER = const(3)  # -1 none
 _WARN = const(6)  # bit 0: A warned, bit 1: B warned
 _BIH = const(7)  # 0 none, 1 kitchen, 2 table (the shooter's)
 _WINNER = const(8)  # -1 none
+_CLOCK = const(9)  # the shot clock's seconds (a view of 10 fields)
+_LAST = const(10)  # the last seconds shown red (blinking on mono)
 
 # palette indices (GS8 pixel values); COLOURS below gives each its colour
 OFF = const(0)
@@ -126,6 +131,8 @@ class Wall:
         ok = v is not None and len(v) >= 9 and isinstance(v[0], int)
         game = v[_GAME] if ok else 0
         slot = 14 if game != 2 else 9  # 3 digits (points) or 2 (racks)
+        clk = ok and len(v) > _CLOCK and not self.stacked  # type: ignore[arg-type]
+        c0 = 0  # the clock's first column: past A's digits
         for p in (0, 1):
             if self.stacked:
                 y = p * band
@@ -175,8 +182,26 @@ class Wall:
                         fb.fill_rect(side, y, 1, band, c)
                 else:
                     fb.fill_rect(side, y, 1, band, self._ink[SHOOT])
-            if self.stacked or p == 0:
+            if clk:  # (the clock goes between A's digits and B's, a column apart)
+                if p == 0:
+                    c0 = right + 1
+                else:
+                    self._clock(fb, v[_CLOCK], c0, right - n - 1)
+            elif self.stacked or p == 0:
                 self._goal(fb, v, p, lo, hi, y)
+
+    def _clock(self, fb, s, lo, hi):
+        # The shot clock's seconds s centred in columns lo..hi-1: big if they fit, else small.
+        last = s <= _LAST
+        if last:
+            self._blinks()
+        c = MARK if last else INFO
+        n = _width(s, 4)
+        if n <= hi - lo:
+            return self._number(fb, s, lo + (hi - lo + n) // 2, 0, c)
+        n = _width(s, 3)
+        if n <= hi - lo:
+            self._small(fb, s, lo + (hi - lo + n) // 2, 3 * self.sy, self._ink[c])
 
     def _blinks(self):
         if self.mono:

@@ -62,6 +62,9 @@ async def serve(args, ready=None):
     site = web.TCPSite(runner, h or "127.0.0.1", int(p))
     await site.start()
     bridge.start()
+    # (ready once the broker keeps the view's session: what tables send from then on reaches it,
+    # or after 5 s without a broker: the pages then say so)
+    await loop.run_in_executor(None, bridge.subscribed.wait, 5)
     http_port = runner.addresses[0][1]
     print("room view: http://%s:%d/  broker %s:%d%s" % (
         h or "127.0.0.1", http_port, host, port, " (local Mosquitto)" if local else ""),

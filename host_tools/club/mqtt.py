@@ -1,6 +1,7 @@
 # The broker side of the room view: a paho-mqtt client (MQTT 3.1.1, QoS 1) on its own thread
 # that hands each message on the tables' topics (docs/network.md) to the asyncio loop.
 import json
+import threading
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
@@ -44,6 +45,7 @@ class Bridge:
         self.club = club
         self.host, self.port = host, port
         self.connected = False
+        self.subscribed = threading.Event()  # the broker has acknowledged the subscription
         self.bad = 0  # messages on the tables' topics that were not readable
         c = self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
                                       clean_session=False, protocol=mqtt.MQTTv311)
@@ -54,6 +56,7 @@ class Bridge:
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
         c.on_message = self._on_message
+        c.on_subscribe = self._on_subscribe
         c.reconnect_delay_set(1, 10)
 
     def start(self):
@@ -68,6 +71,9 @@ class Bridge:
         if not reason.is_failure:
             self.connected = True
             client.subscribe(topics(self.club))
+
+    def _on_subscribe(self, client, userdata, mid, reasons, props):
+        self.subscribed.set()
 
     def _on_disconnect(self, client, userdata, flags, reason, props):
         self.connected = False

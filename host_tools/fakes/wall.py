@@ -2,7 +2,9 @@
 # read(rows) -> {"a", "b": the scores as text; "ca", "cb": their colour; "ma", "mb": the marker
 # columns ("full", "dashed" or None); "ka", "kb": their colour; "wa", "wb": two-foul marks shown;
 # "goal": the race/target text in the middle (wide panels) or A's (stacked), "goal_b": B's
-# (stacked)}. rows: lists of 0xRRGGBB ints (NeoPixel) or bytearrays of 0/1 (matrix). art(rows) -> one
+# (stacked); "clock", "cclock": the shot clock's big seconds between the scores and their colour
+# (its small ones read as "goal")}. rows: lists of 0xRRGGBB ints (NeoPixel) or bytearrays of
+# 0/1 (matrix). art(rows) -> one
 # character a pixel: "." off, "#" lit (mono), else the colour's initial (W G R B A Y).
 # The fonts are written out here as pictures, apart from the driver's bytes.
 BIG = {
@@ -168,7 +170,8 @@ def read(rows):
     h = len(rows)
     w = len(rows[0])
     out = {"a": "", "b": "", "ca": "", "cb": "", "ma": None, "mb": None, "ka": "", "kb": "",
-           "wa": False, "wb": False, "goal": "", "goal_b": "", "other": 0}
+           "wa": False, "wb": False, "goal": "", "goal_b": "", "other": 0, "clock": "",
+           "cclock": ""}
     if w >= 32 and h >= 8:
         sy = h // 8
         masks, names = _band(rows, 0, sy, 0, w, m)
@@ -186,6 +189,19 @@ def read(rows):
                 cut = xs[i + 1]
         items = [("a" if (x < cut if k == "big" else x < w // 2) else "b", t, c, k)
                  for x, t, c, k in found]
+        # three runs of big glyphs (a run: glyphs a column apart): the middle one is the clock
+        runs = [[xs[0]]] if xs else []
+        for i in range(1, len(xs)):
+            if xs[i] - xs[i - 1] > 5:
+                runs.append([])
+            runs[-1].append(xs[i])
+        if len(runs) >= 3:
+            mid = runs[1:-1]
+            x0, x1 = mid[0][0], mid[-1][-1]
+            cut0 = runs[0][-1]
+            items = [("clock" if k == "big" and x0 <= x <= x1 else
+                      ("a" if x <= cut0 else "b") if k == "big" else s, t, c, k)
+                     for (s, t, c, k), (x, _, _, _) in zip(items, found)]
     else:
         sy = h // 16
         items = []
@@ -197,6 +213,8 @@ def read(rows):
         if k == "big":
             out[side] += t
             out["c" + side] = out["c" + side] or c
+        elif side == "clock":
+            out["other"] += 1
         elif k == "small":
             g = "goal" if side == "a" or w >= 32 else "goal_b"
             out[g] += t

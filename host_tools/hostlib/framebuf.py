@@ -130,6 +130,25 @@ class FrameBuffer:
         y0 = max(y, 0)
         x1 = min(x + w, self.width)
         y1 = min(y + h, self.height)
+        if self._format == MONO_VLSB and x0 < x1:
+            # a page (8 rows) at a time, a byte a column: the same bits as pixel by pixel
+            buf = self._buf
+            yy = y0
+            while yy < y1:
+                n = min(8 - (yy & 7), y1 - yy)
+                m = ((1 << n) - 1) << (yy & 7)
+                i = (yy >> 3) * self._stride
+                if m == 0xFF:
+                    buf[i + x0:i + x1] = bytes([0xFF if c & 1 else 0]) * (x1 - x0)
+                elif c & 1:
+                    for xx in range(i + x0, i + x1):
+                        buf[xx] |= m
+                else:
+                    m ^= 0xFF
+                    for xx in range(i + x0, i + x1):
+                        buf[xx] &= m
+                yy += n
+            return
         for yy in range(y0, y1):
             for xx in range(x0, x1):
                 self._set(xx, yy, c)
