@@ -6,7 +6,8 @@
                                                    the events of one journal / event file
     python -m host_tools.journal_read DIR --events print the effective events of every match in DIR
 
-A journal folder (match/ or hist/<n>/) holds records "SEQ DEPTH KIND PAYLOAD CRC", four to a file
+A journal folder (match/ or hist/<n>/) holds records "SEQ DEPTHKIND[TIME]PAYLOAD CRC" (layouts
+1-3: "SEQ DEPTH KIND PAYLOAD CRC", no time; TIME: docs/contracts.md), four to a file
 e<n>/<m>, twelve files a folder (sixteen in layout 1; its file "fmt" names the layout, see
 firmware.journal.layout) and a full one packed into p<n>; KIND "e" is an accepted event, "u" an
 undo (it takes back the last accepted event), "g" and "v" the same with more of their action to
@@ -131,6 +132,9 @@ def _diagnose(rest, seq):
     body = fj.check(line)
     if body is None:
         return "corrupted: the CRC does not match (a flipped bit or overwritten bytes)", False
+    first = body.split(" ", 1)[0]
+    if first.isdigit() and fj.parse(line, int(first))[0]:  # a good record, another seq
+        return "out of order: record %s where %d belongs" % (first, seq), False
     parts = body.split(" ", 3)
     try:
         got = int(parts[0])
@@ -195,6 +199,7 @@ def read_journal(folder, name=None):
     last = max(files)
     stack = []
     times = []  # each of the stack's events' time
+    anchor = None  # the time of the first record of the file being read
     run = None  # (its first seq, the events before it) of an action not yet whole
     seq = 0
     pack = (None, [])  # (n, its lines) of the pack read last
@@ -217,7 +222,9 @@ def read_journal(folder, name=None):
             break
         recs, used = fj.parse(data, k * _R)
         for rseq, depth, kind, payload, stamp in recs:
-            at = _time(stamp, out.started)
+            at = _time(stamp, out.started if rseq % _R == 0 else anchor)
+            if rseq % _R == 0:
+                anchor = at  # (the others of its file count from it)
             if rseq == 0 and at is not None:
                 out.started = at
             if at is not None:
@@ -281,12 +288,13 @@ def read_journal(folder, name=None):
     return out
 
 
-def _time(stamp, started):
+def _time(stamp, base):
     # A record's time from its stamp (firmware/journal.py's header): its own time (seconds since
-    # 1970 UTC) from 2025 on, else seconds since the first record's; None without one.
+    # 1970 UTC) from 2025 on, else the seconds since base (record 0's time for a file's first
+    # record, the file's first record's for the others); None without one.
     if stamp is None or stamp >= rtc.EPOCH:
         return stamp
-    return None if started is None else started + stamp
+    return None if base is None else base + stamp
 
 
 # ---------------------------------------------------------------- event files
