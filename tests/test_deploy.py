@@ -97,9 +97,8 @@ def test_a_deploy_sets_the_boards_clock_to_utc(rig):
     # (the emulated clock runs slower than the host's: behind it by the emulation's lag only)
     assert year >= 2025 and -300 < t - time.time() < 5, r.stdout
     n = b.boots()
-    r, _ = _mpremote(b, "reset")  # the app again, for the tests after (its clock back to 2021)
-    assert r.returncode == 0, r.stderr
-    b.wait_boot(n + 1)
+    deploy.Board(b.pty).start()  # the app again, as the deploy starts it: a soft reset
+    assert wait_rows(b, first_screen())[0] == "New match" and b.boots() == n
 
 
 def test_a_second_deploy_copies_nothing(rig):
