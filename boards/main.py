@@ -53,11 +53,32 @@ def main():
         from firmware.store import Store
 
         # The match is kept on the board's flash (littlefs) and resumed after a power cut.
-        app.run(hw, time.ticks_ms, time.sleep_ms, game=prof.get("game", "14.1"), store=Store(""))
+        store = Store("")
+        app.run(hw, time.ticks_ms, time.sleep_ms, game=prof.get("game", "14.1"), store=store,
+                net=network(prof, store))
     except KeyboardInterrupt:
         hold(hw)
         print("main.py: at the REPL; the match is kept (Ctrl-D or machine.reset(): the "
               "scoreboard again)")
+
+
+def network(prof, store):
+    # The club network (firmware/net.py, docs/network.md) on a board with Wi-Fi and a
+    # /secrets.json (make deploy SECRETS=FILE), else None: without both, net.py is never
+    # imported (its code and the MQTT client's are heap a board without them keeps).
+    if not prof.get("wifi"):
+        return None
+    try:
+        os.stat("secrets.json")
+    except OSError:
+        return None
+    try:
+        from firmware import net
+
+        return net.start(prof, store)
+    except Exception as e:  # noqa: BLE001 - a network that can't start: the scoreboard without
+        print("main.py: no network:", repr(e))
+        return None
 
 
 _WATCHDOG = {"RP2040": 0x40058000, "RP2350": 0x400D8000}  # WATCHDOG CTRL's address

@@ -48,9 +48,14 @@ class App:
     # One controller on one hardware bundle; step() is one healthy pass of the loop. The
     # controller's table (firmware/table.py) gets the wall panel, the store's work and the
     # screen being out.
-    def __init__(self, hw, ctl, kind=None):
+    def __init__(self, hw, ctl, kind=None, net=None):
         self.hw = hw
         self.ctl = ctl
+        # the club network (firmware.net.Net, boards/main.py), or None; its link as last shown
+        # (the screen's mark: views.render's model "link") and its message as last said
+        self.net = net
+        self.link = None if net is None else net.link
+        self.said = None
         self.table = ctl.table
         self.kind = kind or hw.view  # what views.render is asked for: oled, lcd20, lcd16, digits
         self.drawn = None  # ctl.version last shown (None: nothing yet)
@@ -89,16 +94,20 @@ class App:
                 bz.play(b, now)
             bz.poll(now)
         ev = inp.poll(now)
+        idle = ev is None  # (and no screen drawn: the network's turn, below)
         while ev is not None:
             ctl.key(ev[0], ev[1])
             ev = inp.get()
         wall = self.hw.wall
         if ctl.version != self.drawn or ctl.secs != self.secs:
             self.secs = ctl.secs
+            idle = False
             p = self.panel
             if p is not None and tb.cfg["bright"] != p.level:
                 p.brightness(tb.cfg["bright"])
             m = ctl.model()
+            if self.net is not None:
+                m["link"] = self.link
             if self.page is not None and ctl.version != self.drawn:  # a new screen: its first
                 self.page = 0  # page
                 self.t_page = now
@@ -120,15 +129,37 @@ class App:
         elif self.page is not None and ticks_diff(now, self.t_page) >= _PAGE_MS:
             self.page += 1
             self.t_page = now
-            show(self.hw.display, views.render(ctl.model(), self.kind, self.page))
+            m = ctl.model()
+            m["link"] = self.link
+            show(self.hw.display, views.render(m, self.kind, self.page))
         elif wall is not None:
             wall.tick(now)  # a wall panel's blinking marks
         said = tb.work()  # Start's archive, journal, settings, then pruning: a step a pass
         if said:
             ctl.say([said])
+        n = self.net
+        if n is not None and idle:
+            self.network(n, now)
         wdt = self.hw.wdt
         if wdt is not None:
             wdt.feed()
+
+    def network(self, n, now):
+        # The club network's step (firmware.net: at most one socket operation of 30 ms), only
+        # in a pass that drew nothing and while no key is in contact: a key's screen never
+        # waits behind it (a contact that comes during it, at most those 30 ms). A new link
+        # state redraws the screen (its mark); a new fault is said on the status row.
+        raw = getattr(self.hw.input, "raw", None)  # (keys.KeyScanner's last levels)
+        if raw and max(raw):  # (max: no iterator on the heap)
+            return
+        n.work(now, self.ctl.match)
+        if n.said != self.said:
+            self.said = n.said
+            if n.said:
+                self.ctl.say([n.said])
+        if n.link != self.link:
+            self.link = n.link
+            self.drawn = None
 
 
 def show(display, rendered):
@@ -180,6 +211,10 @@ def new_controller(layout, lang="en", game="14.1", log=None, store=None, safe=No
         if store.kept:
             msgs.append(["kept", store.kept])
     ctl = Controller(layout, lang, game, table)
+    if store is not None:
+        ctl.pin, bad = pin(store.root)
+        if bad:
+            msgs.append(["bad_settings", "pin"])
     if log is not None and len(log):
         try:
             ctl.restore(log)
@@ -196,6 +231,23 @@ def new_controller(layout, lang="en", game="14.1", log=None, store=None, safe=No
     if msgs:
         ctl.say(msgs[0] if len(msgs) == 1 else msgs)
     return ctl
+
+
+def pin(root):
+    # The referee's PIN (firmware/ui.py mode "pin") from the secrets file in root, its "pin":
+    # 1 to 8 digits, as a string. (pin, bad): (None, False) where there is none, (None, True)
+    # where it is not that (said at boot: the board then has no PIN).
+    try:
+        with open(root + "/secrets.json" if root else "secrets.json") as f:
+            p = json.loads(f.read(1024)).get("pin")
+    except (OSError, ValueError, AttributeError):
+        return None, False
+    if p is None:
+        return None, False
+    p = str(p) if isinstance(p, (str, int)) and not isinstance(p, bool) else ""
+    if 0 < len(p) <= 8 and not p.strip("0123456789"):
+        return p, False
+    return None, True
 
 
 def _last(log, m):
@@ -246,8 +298,9 @@ class Runner:
     # the board twice in a row. Nothing raised while starting escapes either: it gives the
     # new-match screen naming it.
     def __init__(self, hw, ctl=None, lang=None, game="14.1", error_ms=_ERROR_MS, log=True,
-                 store=None):
+                 store=None, net=None):
         self.hw = hw
+        self.net = net  # the club network (firmware.net.Net) each App steps, or None
         self.lang = lang or hw.lang
         self.game = game
         self.error_ms = error_ms
@@ -271,7 +324,7 @@ class Runner:
                     self.safe = last or "reset"
             if ctl is None:
                 ctl = new_controller(layout(hw), self.lang, game, store=store, safe=self.safe)
-            self.app = App(hw, ctl)
+            self.app = App(hw, ctl, net=net)
         except Exception as e:  # noqa: BLE001 - the new-match screen, naming what failed
             name = type(e).__name__
             ctl = Controller(layout(hw), self.lang, game, Table(store, game))
@@ -281,7 +334,7 @@ class Runner:
                 if store.keep(name):
                     msg = [msg, ["kept", store.kept]]
             ctl.say(msg)
-            self.app = App(hw, ctl)
+            self.app = App(hw, ctl, net=net)
 
     def tick(self, now):
         # One pass: True after a healthy step, False while failing or showing the error screen.
@@ -376,7 +429,7 @@ class Runner:
             return
         self.error = None
         self.restarts += 1
-        app = App(self.hw, ctl, self.app.kind)
+        app = App(self.hw, ctl, self.app.kind, self.net)
         inv = getattr(self.hw.display, "invalidate", None)
         if inv is not None:
             inv()
@@ -384,9 +437,10 @@ class Runner:
 
 
 def run(hw, ticks_ms, sleep_ms, lang=None, game="14.1", period_ms=_PERIOD_MS, ticks=0,
-        store=None):
+        store=None, net=None):
     # The board's main loop (never returns unless ticks > 0: then after that many passes, for
-    # tests). store: a firmware.store.Store, where the match is kept and resumed from.
+    # tests). store: a firmware.store.Store, where the match is kept and resumed from; net:
+    # the club network (firmware.net.start), or None.
     # A pass every period_ms: the sleep is what the pass left of it (key contacts are sampled
     # at an even rate, and a key acts one period after its first sample saw it).
     # A Ctrl-C (mpremote, a terminal) hands the board to the REPL: the display says so in the
@@ -394,7 +448,7 @@ def run(hw, ticks_ms, sleep_ms, lang=None, game="14.1", period_ms=_PERIOD_MS, ti
     # which keeps the watchdog from resetting the board there. The match is on flash as it was.
     r = None
     try:
-        r = Runner(hw, lang=lang, game=game, store=store)
+        r = Runner(hw, lang=lang, game=game, store=store, net=net)
         n = 0
         while True:
             t = ticks_ms()

@@ -176,10 +176,15 @@ class Net:
         return None
 
     def _record(self, log, n, c):
+        # Only what the journal's own reading gives (Journal.records): a record not readable
+        # there (not yet on flash, or damaged) is not published, and waits.
         seq = self.acked + 1
         if seq > log.head:
             return None
-        r = list(log.records(seq, seq + 1))[0]
+        try:
+            r = list(log.records(seq, seq + 1))[0]
+        except (ValueError, IndexError):  # (journal.Damaged is a ValueError)
+            return None
         ev = r[3] if r[2] in "eg" else '{"t":"undo"}'
         at = log.at(r)  # (seconds since 1970 UTC; none when the board's clock was not set)
         return seq, ('{"match":"%d-%08x","seq":%d,"depth":%d,%s"ev":%s}'
@@ -292,6 +297,8 @@ class Net:
         self.link = "offline" if why else "connecting"
         if why:
             self.said = why
+        elif self._fails >= 2:  # (the third drop with nothing acknowledged between)
+            self.said = "net_broker"
         self._t = now + _BACKOFF[min(self._fails, len(_BACKOFF) - 1)]
         self._fails += 1
 
@@ -299,8 +306,9 @@ class Net:
 
     def work(self, now, match=None):
         """One step of the network's work (bounded: at most one socket operation of _WAIT_MS,
-        or the NTP query's _NTP_S once a boot), for the app's idle time after the screen. match: the match being played
-        (firmware.match.Match; its log the journal). Never raises but MemoryError."""
+        or the NTP query's _NTP_S once a boot), for the app's idle time after the screen.
+        match: the match being played (firmware.match.Match; its log the journal). Never
+        raises: what fails drops the connection (error says why)."""
         if ticks_diff(now, self._t) < 0:
             return
         try:
@@ -323,11 +331,13 @@ class Net:
                     return
                 self.link = "ok"
                 self.said = None
-                self._fails = 0
-                self._last = self._look = now
+                self._last = self._look = now  # (the backoff starts again at the first
+                # PUBACK: a broker that takes connections but acknowledges nothing is tried
+                # less and less often)
                 return
             self._step(now, match)
-        except OSError as e:
+        except Exception as e:  # noqa: BLE001 - OSError (the link), or umqtt's own: dropped,
+            # connected again after the backoff; the app's screen never shows an error for it
             self.error = e
             self._drop(now, None)
 
@@ -353,6 +363,7 @@ class Net:
             c.publish(t, p, True, 1)  # pyright: ignore[reportOptionalMemberAccess]
             self._todo.pop(0)
             self._last = now
+            self._fails = 0
             return
         nxt = self._next(now, match)
         if nxt is not None:

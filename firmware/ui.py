@@ -60,6 +60,9 @@ class Controller:
         self.clock = None
         self.now = 0
         self.secs = None
+        self.pin = None  # type: str | None  # the referee's PIN (digits: app.new_controller)
+        self.unlocked = False  # the PIN was entered (until play goes on: after())
+        self.pin_ask = None    # while it is asked (mode "pin"): [mode, cursor, digits typed]
 
     # ------------------------------------------------------------ model
 
@@ -190,6 +193,8 @@ class Controller:
             x = "choice"
         else:
             x = "play"
+        if x != "setup":
+            self.unlocked = False  # (the PIN again for the next change of the match)
         self.go(x)
 
     def send(self, ev):
@@ -704,6 +709,8 @@ class _Setup(_List):
     # (mode "name", firmware/setup.py).
     def key(self, c, long, k):
         if k == c.labels[_NAME] and self._player(c):
+            if _asks_pin(c):
+                return
             return _setup().type_start(c, self._player(c))
         _List.key(self, c, long, k)
 
@@ -726,13 +733,16 @@ class _Setup(_List):
     def change(self, c, item, d):
         if item[0] == "lang":
             c.other_lang()
+        elif _asks_pin(c):  # (every other row changes the match to come)
+            return
         elif item[0] == "bright":
             c.save(d)
         else:
             c.setting(item[0], d)
 
     def ok(self, c, item):
-        c.start()
+        if not _asks_pin(c):
+            c.start()
 
     def back(self, c):
         c.bad(c.labels[_UNDO])
@@ -788,11 +798,13 @@ class _Menu(_List):
             c.foul_i += d
         elif act == "lang":
             c.other_lang()
-        elif item[0] == "bright":
+        elif item[0] == "bright" and not _asks_pin(c):
             c.save(d)
 
     def ok(self, c, item):
         act = item[1]
+        if act in ("set", "newmatch") and _asks_pin(c):
+            return
         if act == "lang":
             c.other_lang()
         elif act == "set":      # the brightness row: one step up
@@ -969,12 +981,58 @@ class _RackQ(_List):
         c.after()
 
 
+def _asks_pin(c):
+    # The referee's PIN (Controller.pin) guards what changes a match: the new-match screen's
+    # rows but its language, starting, the menu's new match and brightness. True while it is
+    # not entered: then it is asked (mode "pin"), and the key that wanted it did nothing.
+    if c.pin is None or c.unlocked:
+        return False
+    c.pin_ask = [c.mode, c.cursor, ""]
+    c.go("pin")
+    return True
+
+
+class _Pin(_Mode):
+    # The PIN asked (_asks_pin): its digits on the keypad, or on the buttons as P1=1 P2=2
+    # FOUL=3 UNDO=4 MISS=5 OK=6; once as many as the PIN has, right or wrong, back to where it
+    # was asked (right: unlocked). D, or any key held, goes back without it.
+    def key(self, c, long, k):
+        a = c.pin_ask
+        if k == "D" or long:
+            return self._back(c, None)
+        d = str(_PIN_BUTTONS.index(k) + 1) if k in _PIN_BUTTONS else k
+        if d not in "0123456789" or len(d) != 1:
+            return c.bad(k)
+        a[2] += d
+        if len(a[2]) >= len(c.pin):
+            c.unlocked = a[2] == c.pin
+            self._back(c, ["pin_ok"] if c.unlocked else ["pin_wrong"])
+
+    def _back(self, c, msg):
+        a = c.pin_ask
+        c.pin_ask = None
+        c.go(a[0])  # pyright: ignore[reportOptionalSubscript]
+        c.cursor = a[1]  # pyright: ignore[reportOptionalSubscript]
+        c.msg = msg
+
+    def items(self, c):
+        return [["pin", "pin", "*" * len(c.pin_ask[2]) or "-"]]  # pyright: ignore
+
+    def hints(self, c):
+        if c.layout == "keypad":
+            return [["0-9", "pin_digits"], ["D", "back"]]
+        return [["P1-OK", "pin_digits"], ["long:UNDO", "back"]]
+
+
+_PIN_BUTTONS = ("P1", "P2", "FOUL", "UNDO", "MISS", "OK")
+
+
 # The input maps (Controller.__init__): each layout's name in the model, list keys ("u" up, "d"
 # down, "-" / "+" the row's value, "o" ok, "b" back), the labels of its hints (by the indices
 # below) and its handler of each screen mode.
 _KEYPAD = {"lag": _Lag(), "menu": _Menu(), "rackq": _RackQ(), "name": _Name(), "full": _Full(),
            "setup": _Setup(), "play": _PlayKeys(), "choice": _ChoiceKeys(), "over": _Over(),
-           "groupq": _GroupQ(), "help": _Help()}
+           "groupq": _GroupQ(), "help": _Help(), "pin": _Pin()}
 _BUTTONS = dict(_KEYPAD)
 _BUTTONS.update({"play": _PlayButtons(), "choice": _ChoiceButtons(),
                  "over": _OverButtons(), "groupq": _GroupQButtons(), "help": _HelpButtons()})

@@ -252,6 +252,7 @@ def _message(model, w):
     msg = model.get("msg")
     if not msg:
         return None
+    w = _narrow(model, w)
     if msg[0] == "refused" and len(msg) >= 3:
         lines, compact = _refusal(model, msg, w)
         return (lines, compact, 1)
@@ -537,6 +538,7 @@ def _hint_lines(model, w):
     """Key hints packed in lines of w (those answering a pending choice are shown with it).
     The list may be the one the last call gave: callers slice it, never change it."""
     hints = model.get("hints")
+    w = _narrow(model, w)
     skip = _choice_opts(model)
     names = (_name(model, 0), _name(model, 1))  # (the lag hints name the players)
     c = _hl
@@ -562,16 +564,17 @@ def _hints_line(model, w):
 
 def _game_screen(model, w, h, page=0):
     st = model["state"]
-    notes = _note_alerts(model, w)
+    aw = _narrow(model, w)  # (the alerts: any may come to the bottom row)
+    notes = _note_alerts(model, aw)
     if h >= 8 and st["winner"] is not None:
         return _over_oled(model, w, notes)
     k = _table_notes(model)
-    alerts = _alerts(model, w, notes[:k])
+    alerts = _alerts(model, aw, notes[:k])
     notes = notes[k:]
     ask = model.get("mode") == "lag" and st["shooter"] is None
     if ask:
         items = _hint_items(model, ("lag0", "lag1"))
-        alerts.insert(0, ([_tx(model, "lag_q")] + pack(items, w), " ".join(items), 1))
+        alerts.insert(0, ([_tx(model, "lag_q")] + pack(items, aw), " ".join(items), 1))
     ask = ask or st["pending"]  # alerts[0] is the question the next shot waits on
     alerts.extend(notes)
     if h >= 8:
@@ -614,6 +617,7 @@ def _game_screen(model, w, h, page=0):
 def _ask_rows(model, w, alert):
     # A pending choice as "chooser: options" packed in rows of w; the lag as its whole alert.
     st = model["state"]
+    w = _narrow(model, w)
     if not st["pending"]:
         return alert[0]
     items = _hint_items(model, _choice_opts(model)) or [_tx(model, o) for o in
@@ -878,7 +882,7 @@ def screen(model, w, h, page=0):
     mode = model.get("mode")
     if mode == "rackq" and len(model.get("items") or ()) > 2:
         return _rackq_screen(model, w, h)
-    if model.get("state") is None or mode in ("setup", "menu", "help", "rackq", "groupq"):
+    if model.get("state") is None or mode in ("setup", "menu", "help", "rackq", "groupq", "pin"):
         return _list_screen(model, w, h)
     return _game_screen(model, w, h, page)
 
@@ -902,6 +906,10 @@ def render(model, kind, page=0):
     m = model.get("match")
     if m is not None and m.unsaved():
         _unsaved(out[0], out[1], w)
+    ln = model.get("link")
+    if ln:
+        lines = out[0]
+        lines[-1] = "%-*.*s%s" % (w - 1, w - 1, lines[-1], LINK.get(ln, "?"))
     if kind == "oled":
         return out
     return out[0]
@@ -934,3 +942,16 @@ def unmark(out):
         _UNDER[0] = None
         _UNDER[1] = -1
     return out
+
+
+# The club network's link (firmware.net.Net.link) as one character in the last column of the
+# bottom row, on a board with a network (docs/network.md). The bottom row is mostly the key
+# hints' or a message's, which such a board packs and wraps one column narrower (_narrow); the
+# top row's last column is the journal's. Each is an ASCII character both the OLED's font and
+# the LCD's ROM have.
+LINK = {"ok": "=", "connecting": "-", "offline": "x"}
+
+
+def _narrow(model, w):
+    # The width for hints and messages: one column less where the link's mark is shown.
+    return w - 1 if model.get("link") else w

@@ -30,6 +30,7 @@ PICO_HEAP = ("`make bench-pico` (`bench_vpico --heap`): virtual Pico, OLED + Neo
              "keypad, a 9-ball race to 5")
 PICO_WALLCLOCK = "`make bench-pico`: virtual Pico, wall-clock time of `make deploy`'s code"
 TEST = "a test, not a bench: "
+NET = TEST + "tests/test_net_faults_mp.py (its output with -s)"
 
 # (key, figure, budget, measured by), in the table's order. The budgets name where they are held.
 ROWS: list[tuple[str, str, str, str]] = [
@@ -123,6 +124,17 @@ ROWS: list[tuple[str, str, str, str]] = [
     ("pico.start", "virtual Pico, the longest loop pass of Start's flash work (a key pressed "
      "110 ms after Start is acted on)", "150 ms (tests/test_vpico_start.py)",
      TEST + "tests/test_vpico_start.py"),
+    ("net.import", "board-like VM, the club network's code with the app loaded (firmware.net "
+     "imported and its Net made, `.mpy`)", "7 KB (tests/test_net_faults_mp.py NET_IMPORT)",
+     NET),
+    ("net.heap", "board-like VM, the club network connected after a 9-ball match published "
+     "(firmware.net, umqtt.simple, its client and socket), more than the same board and match "
+     "without it", "12 KB (tests/test_net_faults_mp.py NET_HEAP)", NET),
+    ("net.stall", "board-like VM, the longest network step (Net.work) against a stalled broker "
+     "(silent, or no PUBACK): its 30 ms socket timeout", "150 ms wall clock (tests/"
+     "test_net_faults_mp.py test_a_stalled_broker)", NET),
+    ("net.catchup", "board-like VM and Mosquitto on 127.0.0.1, the records of 200 events scored "
+     "offline published once the broker is back", "-", NET),
 ]
 KEYS = {r[0] for r in ROWS}
 

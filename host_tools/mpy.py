@@ -93,15 +93,17 @@ MPY_FLAGS = ("-X", "no-source-lines")
 # 934 bytes of it, its keys, new-match rows and texts 886; the shot clock (shotclock.py, its
 # option, extensions and time foul in the rules and the event checks, the match's queries, the
 # texts) 3,114 bytes; the club network (net.py, loaded only on a board with Wi-Fi and a
-# /secrets.json, and Store.past) 4,900; the shot clock's piezo buzzer driver
-# (drivers/buzzer.py, loaded only on a board with a "buzzer_pin") 375; a key's records held
-# until its screens are out (the journal's slots, commit() and held records read back, the
-# screens' unsaved mark, the table's and the controller's part, the display drawn again) 1,081;
+# /secrets.json, and Store.past) 4,900, its part of the app loop, views and texts
+# (App.network, the link's mark, the net_* messages in both languages) 720; the referee's PIN
+# (ui.py mode "pin" and its guards, app.pin, the texts) 1,178; the shot clock's piezo buzzer
+# driver (drivers/buzzer.py, loaded only on a board with a "buzzer_pin") 375; a key's records
+# held until its screens are out (the journal's slots, commit() and held records read back, the
+# screens' unsaved mark and its removal, the table's and the controller's part) 1,191;
 # the shot clock at the table (its setup rows and settings, the controller's clock keys, menu
 # and help rows, the countdown's part of shotclock.py, the screens' clock row, the wall's
 # countdown, the texts) 3,841; the times on the match records (rtc.py 669, the journal's times
 # and its layout-4 lines 680, net's NTP and "at" 308, boot's loading of rtc 15) 1,672.
-MPY_BUDGET = 84 * 1024 + 934 + 886 + 3114 + 4900 + 375 + 1081 + 3841 + 1672
+MPY_BUDGET = 84 * 1024 + 934 + 886 + 3114 + 4900 + 720 + 1178 + 375 + 1191 + 3841 + 1672
 
 
 def mpy_cross_cmd(src: Path, out: Path) -> list[str]:

@@ -16,14 +16,14 @@ class FakeWdt:
 class Rig(FakeBoard):
     # kind: "oled" | "sh1106" | "lcd20" | "lcd16" | "digits"; layout: "keypad" | "buttons".
     def __init__(self, kind="oled", layout="keypad", lang="en", game="14.1", error_ms=500,
-                 store=None, wdt_reset=False):
+                 store=None, wdt_reset=False, net=None):
         self._dec = None
         self._fed = 0
         self.wdt = FakeWdt()
         super().__init__(kind, layout, lang, self.wdt)
         self.hw.wdt_reset = wdt_reset  # booted after a watchdog reset (boards/main.py)
         self.runner = Runner(self.hw, lang=lang, game=game, error_ms=error_ms, log=False,
-                             store=store)
+                             store=store, net=net)
         self.now = 0
         self.healthy = 0  # healthy ticks so far
 

@@ -53,7 +53,8 @@ VPICO = ("test_deploy.py", "test_deploy_errors.py", "test_vpico.py", "test_vpico
          "test_vpico_start.py")
 # Tests that run the board-like VM (a prefix of their node id after tests/).
 MP = ("test_micropython.py::", "test_app_mp.py::", "test_app_frozen.py::",
-      "test_roundtrip.py::test_streams_round_trip_on_the_board_like_vm")
+      "test_roundtrip.py::test_streams_round_trip_on_the_board_like_vm", "test_net_mp.py::",
+      "test_net_faults_mp.py::")
 SMOKE = "test_micropython.py::test_module_under_micropython[test_smoke]"
 # Slow on CPython alone (seconds each, `--durations`): the exhaustive cuts and damages, the
 # whole app in a loop, the property and mash streams, the simulator's subprocesses.
@@ -61,7 +62,8 @@ SLOW = ("test_journal_torn.py::test_power_cut_at_every_byte", "test_journal_nor.
         "test_journal_damage.py::test_every_file", "test_journal_damage_mp.py::test_a_sample",
         "test_scoresheet.py::test_a_journal_cut_short", "test_wall.py::test_the_wall_follows",
         "test_boot.py::", "test_at_repl.py::", "test_keys_fuzz.py::", "test_properties.py::",
-        "test_mash.py::", "test_roundtrip.py::", "test_screens.py::test_the_simulators")
+        "test_mash.py::", "test_roundtrip.py::", "test_screens.py::test_the_simulators",
+        "test_net_mp.py::", "test_net_faults_mp.py::")
 # Under pytest-xdist (--dist loadgroup) each test file runs whole in one worker, so that its
 # module fixtures (one virtual Pico, one frozen VM build, one recorded match) serve all its
 # tests, but for these files of long independent tests, which the two workers share test by test.

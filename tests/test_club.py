@@ -187,3 +187,55 @@ def test_results_name_challonge_fields_and_hold_racks_breakers_and_fouls():
     assert first["breaker"] == rec["racks"][0]["breaker"]
     assert first["rack_winner"] == rec["racks"][0]["winner"]
     assert first["winner_id"] == rec["winner_id"]
+
+
+def _journal_records(root, evs, cut_at):
+    # A board's journal of evs (firmware.journal on the host's files) with a power cut after
+    # the first record of a two-event action at event cut_at (its second never written), and
+    # the records as firmware.net publishes them: {"match", "seq", "depth", "ev"}.
+    from firmware import rules
+    from firmware.journal import Journal
+
+    j = Journal(root)
+    m = Match(j)
+    for i, ev in enumerate(evs):
+        if i == cut_at:
+            s = rules.apply(m.s, ev)
+            j.append(ev, s, True)  # (more: the action's next event follows; it never comes)
+            j.close()
+            j.open()  # the board boots again: the unfinished action is dropped
+            m = Match(j)
+            m.rebuild()
+        m.apply(ev)
+    out = [{"match": "1-x", "seq": r[0], "depth": r[1],
+            "ev": json.loads(r[3]) if r[2] in "eg" else {"t": "undo"}}
+           for r in j.records(0, j.head + 1)]
+    j.close()
+    return out, m
+
+
+@pytest.mark.parametrize("name", ["nine-ball-push-three-fouls", "straight-pool-cs4-s11"])
+def test_the_replay_follows_the_records_depth_past_an_action_a_power_cut_left_unfinished(name):
+    # docs/network.md: the board drops an action a power cut left unfinished; its records were
+    # published, and the next record's depth says where the match went on from.
+    from tests.helpers import scratch_dir
+
+    evs = events(name)
+    recs, board = _journal_records(scratch_dir("clubdepth"), evs, len(evs) // 2)
+    assert len(recs) == len(evs) + 1  # the dropped record is still on flash, with its seq
+    cut = recs[len(evs) // 2]
+    assert recs[len(evs) // 2 + 1]["depth"] == cut["depth"]  # the next one: back one deep
+    room = Room(Store())
+    for r in recs:
+        room.record("c/1", r)
+    lv = room.live_of("c/1", "1-x")
+    assert lv.dropped == 1 and not lv.refused
+    want = core_state(evs).state()
+    assert lv.m.state() == want == board.state()
+    assert lv.m.events == core_state(evs).events
+    # the same records without their depth give another match: the depth is what counts
+    room = Room(Store())
+    for r in recs:
+        room.record("c/1", {k: v for k, v in r.items() if k != "depth"})
+    lv = room.live_of("c/1", "1-x")
+    assert lv.refused or lv.m.state() != want

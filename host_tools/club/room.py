@@ -25,27 +25,44 @@ class Live:
         self.ahead = {}  # seq -> (event, at): records past a gap (or before the new event)
         self.applied = 0
         self.refused = []  # [(seq, rule)]: records the core refused (none from a board)
+        self.dropped = 0  # events taken back by a record's depth (an action cut short)
         self.started = None  # the new event's "at" (epoch seconds), else when it came
         self.last_at = None
         self.last_seen = None
 
-    def add(self, seq, ev, at, now):
-        """Take one new record (the store said it is new); True if the state changed."""
+    def add(self, seq, ev, at, now, depth=None):
+        """Take one new record (the store said it is new); True if the state changed. depth:
+        the journal's depth after the record (docs/network.md), None if it has none."""
         self.last_seen = now
         if ev.get("t") == "new" and self.next is None:
             self.next = seq
-        self.ahead[seq] = (ev, at if at is not None else now)
+        self.ahead[seq] = (ev, at if at is not None else now, depth)
         changed = False
         while self.next is not None and self.next in self.ahead:
-            ev, at = self.ahead.pop(self.next)
-            self._apply(self.next, ev, at)
+            ev, at, depth = self.ahead.pop(self.next)
+            self._apply(self.next, ev, at, depth)
             self.next += 1
             changed = True
         return changed
 
-    def _apply(self, seq, ev, at):
+    def _apply(self, seq, ev, at, depth=None):
+        # By depth (docs/network.md): an event's record comes after depth - 1 accepted events,
+        # an undo's leaves depth; where the match holds more (an action a power cut left
+        # unfinished on the board, which dropped it), they are taken back first.
+        m = self.m
+        undo = ev.get("t") == "undo"
+        if depth is not None:
+            want = int(depth) if undo else int(depth) - 1
+            if 0 < want < len(m.log):
+                self.dropped += len(m.log) - want - (1 if undo else 0)
+                while len(m.log) > want:
+                    m.undo()
+            if undo and want == len(m.log):
+                self.applied += 1
+                self.last_at = at
+                return
         try:
-            self.m.apply(ev)
+            m.apply(ev)
         except (rules.Refused, fevents.BadEvent) as e:
             self.refused.append((seq, getattr(e, "rule", str(e))))
             return
@@ -109,8 +126,8 @@ class Room:
             self._table(tbl).update(status=status, retained=state, seen=seen)
         for tbl, match, _n, _first, last in store.matches():
             lv = self._live(tbl, match)
-            for seq, ev, at in store.events(tbl, match):
-                lv.add(seq, ev, at, last)
+            for seq, ev, at, depth in store.records(tbl, match):
+                lv.add(seq, ev, at, last, depth)
             self._table(tbl)["current"] = match
 
     def _table(self, tbl):
@@ -127,16 +144,17 @@ class Room:
         return lv
 
     def record(self, tbl, rec):
-        """One event record {"match", "seq", "ev", "at"?}; True if it was new. A duplicate
+        """One event record {"match", "seq", "ev", "depth"?, "at"?}; True if it was new. A duplicate
         (same table, match and seq) changes nothing, in the store or in the replay."""
         match, seq, ev = str(rec["match"]), int(rec["seq"]), rec["ev"]
         now = self.now()
-        if not self.store.add(tbl, match, seq, ev, rec.get("at"), now):
+        depth = rec.get("depth")
+        if not self.store.add(tbl, match, seq, ev, rec.get("at"), now, depth):
             return False
         t = self._table(tbl)
         t["seen"] = now
         lv = self._live(tbl, match)
-        lv.add(seq, ev, rec.get("at"), now)
+        lv.add(seq, ev, rec.get("at"), now, depth)
         cur = self.live.get((tbl, t["current"])) if t["current"] else None
         # the table's current match: the one its retained state names, else the newest
         if cur is None or (cur.match != match and not self._named(tbl, cur.match)

@@ -7,7 +7,7 @@ import time
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
     tbl TEXT NOT NULL, match TEXT NOT NULL, seq INTEGER NOT NULL,
-    ev TEXT NOT NULL, at REAL, received REAL NOT NULL,
+    ev TEXT NOT NULL, at REAL, received REAL NOT NULL, depth INTEGER,
     PRIMARY KEY (tbl, match, seq));
 CREATE TABLE IF NOT EXISTS tables (
     tbl TEXT PRIMARY KEY, status TEXT, state TEXT, seen REAL);
@@ -23,20 +23,25 @@ class Store:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(SCHEMA)
+        cols = [r[1] for r in self.db.execute("PRAGMA table_info(records)")]
+        if "depth" not in cols:  # (a store made before records kept their depth)
+            self.db.execute("ALTER TABLE records ADD COLUMN depth INTEGER")
         self.db.commit()
         self.duplicates = 0  # deliveries that were already stored
 
     def close(self):
         self.db.close()
 
-    def add(self, tbl, match, seq, ev, at=None, received=None):
-        """Store one record; True if it is new, False if (tbl, match, seq) was stored already
-        (then nothing changes: INSERT OR IGNORE keeps the first)."""
+    def add(self, tbl, match, seq, ev, at=None, received=None, depth=None):
+        """Store one record (depth: the journal's depth after it, None if the record has
+        none); True if it is new, False if (tbl, match, seq) was stored already (then nothing
+        changes: INSERT OR IGNORE keeps the first)."""
         cur = self.db.execute(
-            "INSERT OR IGNORE INTO records (tbl, match, seq, ev, at, received) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT OR IGNORE INTO records (tbl, match, seq, ev, at, received, depth) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
             (tbl, str(match), int(seq), json.dumps(ev, sort_keys=True), at,
-             time.time() if received is None else received))
+             time.time() if received is None else received,
+             None if depth is None else int(depth)))
         self.db.commit()
         if cur.rowcount == 0:
             self.duplicates += 1
@@ -48,6 +53,12 @@ class Store:
         rows = self.db.execute("SELECT seq, ev, at FROM records WHERE tbl = ? AND match = ? "
                                "ORDER BY seq", (tbl, match))
         return [(s, json.loads(e), at) for s, e, at in rows]
+
+    def records(self, tbl, match):
+        """[(seq, event, at, depth)] of one match, in seq order."""
+        rows = self.db.execute("SELECT seq, ev, at, depth FROM records WHERE tbl = ? AND "
+                               "match = ? ORDER BY seq", (tbl, match))
+        return [(s, json.loads(e), at, d) for s, e, at, d in rows]
 
     def matches(self, tbl=None):
         """[(tbl, match, records, first received, last received)], oldest first."""
