@@ -17,7 +17,8 @@ OFF = _OFF  # (time.time() + OFF: seconds since 1970 on any port)
 ntp = False  # the clock was set by NTP since boot (firmware/net.py)
 _s = None  # seconds since EPOCH at tick _k (-1: the clock was never set), None: to read
 _k = 0
-_soft = False  # set_utc() on a port without machine.RTC (the unix VM): kept here, not read again
+_soft = False  # set_utc() without a device (the unix VM): kept here, not read again
+device = None  # the board's machine.RTC() (boards/__init__.py sets it), or None
 
 def _mono():
     # CPython's (no ticks_ms): a millisecond counter of the same 2**30 period
@@ -70,13 +71,11 @@ def now():
 def set_utc(t, by_ntp=False):
     """Set the clock to t, seconds since 1970 UTC (by_ntp: from an NTP server)."""
     global ntp, _s, _k, _soft
-    try:
-        import machine
-
+    if device is not None:
         tm = time.gmtime(t - _OFF)
-        machine.RTC().datetime((tm[0], tm[1], tm[2], tm[6], tm[3], tm[4], tm[5], 0))
+        device.datetime((tm[0], tm[1], tm[2], tm[6], tm[3], tm[4], tm[5], 0))
         mark()
-    except (ImportError, AttributeError):  # no RTC to set: the time kept here
+    else:  # no RTC to set: the time kept here
         _s = t - EPOCH if t >= EPOCH else -1
         _k = _ticks()
         _soft = True
