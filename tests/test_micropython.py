@@ -166,7 +166,9 @@ def test_a_key_press_in_play_allocates_at_most_200_bytes():
     """A key press in play allocates at most 200 bytes, the journal on the VM's filesystem
     (host_tools.bench_mp: 480 keys of a 14.1 match, the collector off each press; the figure
     measured is in docs/figures.md)."""
-    res = mpy.run_module("host_tools.bench_mp", heap="128K")
+    # (136 KB: the whole app from .mpy, the records' times' 2.9 KB with it, and a journal on
+    # littlefs with its file caches; a Pico's heap is about 230 KB)
+    res = mpy.run_module("host_tools.bench_mp", heap="136K")
     assert res.returncode == 0, res.stderr
     got = re.search(r"^per key press in play, journal on the VM's filesystem .*: (\d+) bytes "
                     r"allocated", res.stdout, re.M)
