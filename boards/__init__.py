@@ -53,6 +53,10 @@ def build(p, machine):
         from firmware.drivers.buzzer import Buzzer
 
         bz = Buzzer(machine.PWM(Pin(p["buzzer_pin"])))
+    if hasattr(machine, "RTC"):  # the clock of the records' times, set by NTP (firmware/net.py)
+        from firmware import rtc
+
+        rtc.device = machine.RTC()
     wdt = machine.WDT(timeout=p["wdt_ms"]) if p["wdt_ms"] else None
     unload("hw")  # the wiring code is not needed again
     return Hardware(scr, inp, kind, p["input"], wdt, machine.reset, p["lang"], wall=wl, buzzer=bz)

@@ -4,9 +4,9 @@
 # import of firmware.app). boards/main.py calls load(APP), then lets this module go.
 import gc
 
-APP = ("firmware.rules", "firmware.match", "firmware.journal", "firmware.store", "firmware.lang",
-       "firmware.views", "firmware.keys", "firmware.table", "firmware.ui", "firmware.hw",
-       "firmware.app")
+APP = ("firmware.rules", "firmware.match", "firmware.rtc", "firmware.journal", "firmware.store",
+       "firmware.lang", "firmware.views", "firmware.keys", "firmware.table", "firmware.ui",
+       "firmware.hw", "firmware.app")
 
 
 def load(names):

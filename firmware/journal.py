@@ -3,10 +3,18 @@
 # and the events after it (fewer than 16), whatever the length of the match.
 #
 # On flash, in the folder `root` (littlefs on a board):
-#   fmt        "journal 3 CRC": the layout (written after record 0). Layout 1 had 16 files a
-#              folder (64 records), 2 is this one without the file; both are read as written
-#              (a journal without the file gets one at open); another is Foreign, left intact.
-#   e<n>/<m>   records seq 48n + 4m .. +3, one line each:  "SEQ DEPTH KIND PAYLOAD CRC\n"
+#   fmt        "journal 4 CRC": the layout (written after record 0). Layout 1 had 16 files a
+#              folder (64 records), 2 is 3 without the file, 3 is this one without the times;
+#              all are read as written (their records without a time; a journal without the
+#              file gets one at open); another is Foreign, left intact.
+#   e<n>/<m>   records seq 48n + 4m .. +3, one line each:  "SEQ DEPTHKIND[T]PAYLOAD CRC\n"
+#              (layouts 1-3: "SEQ DEPTH KIND PAYLOAD CRC\n", no T). T, after the kind letter
+#              when the board's clock was set (firmware/rtc.py), in base 36 digits: on record 0
+#              its time in seconds since 1970 UTC; on a file's first record (seq 4k) the
+#              seconds since record 0's; on the others the seconds since their file's first
+#              (1-2 digits: 35 s, 21 minutes); their own time (2025 or later) when the one
+#              they count from has none or the clock went back before it. No T: the clock
+#              never set, no time (at() reads a record's, None without).
 #              KIND "e" (PAYLOAD: the event's JSON) or "u" (an undo, PAYLOAD "-"), "g" and "v"
 #              the same when more of their action follows (an action of several events is one
 #              group: open() drops a group whose last record never came, and action() says how
@@ -57,6 +65,7 @@ try:
 except ImportError:  # a port built without it
     crc32 = None
 
+from firmware import rtc
 from firmware.mem import const, unload
 
 _K = const(16)  # a snapshot every _K events of depth (match._K)
@@ -67,10 +76,10 @@ _H = const(8)  # records held in RAM at most (hold: see Journal.commit)
 _S = const(16)  # snapshots a folder
 _B = const(128)  # the line buffer: a record longer than this is written in three pieces
 _I = const(512)  # littlefs's inline size on a Pico (block_size / 8): a file packed is shorter
-_HEX = b"0123456789abcdef"
+_HEX = b"0123456789abcdefghijklmnopqrstuvwxyz"  # hex digits (a CRC), base 36 (a time)
 _KINDS = ("e", "u", "g", "v")  # an event, an undo; g, v: the same, more of their action follows
-_LAYOUTS = {1: 16, 2: 12, 3: 12}  # the layouts read (files a folder): see the header
-_FMT = const(3)  # the layout written
+_LAYOUTS = {1: 16, 2: 12, 3: 12, 4: 12}  # the layouts read (files a folder): see the header
+_FMT = const(4)  # the layout written
 _MP = sys.implementation.name == "micropython"  # its files' write(buf, n) writes n bytes
 
 
@@ -99,12 +108,12 @@ def _crc(b, c=0):
     return c ^ 0xFFFFFFFF
 
 
-def _dec(buf, i, n):
-    # The decimal digits of n >= 0 into buf from i; returns the index after them.
+def _dec(buf, i, n, base=10):
+    # The digits of n >= 0 in base (10, 36) into buf from i; returns the index after them.
     j = i
     while True:
-        buf[j] = 48 + n % 10
-        n //= 10
+        buf[j] = _HEX[n % base]
+        n //= base
         j += 1
         if not n:
             break
@@ -139,8 +148,9 @@ def _check(line):
 
 
 def parse(data, first):
-    # The good records of one file's bytes, (seq, depth, kind, payload) each, from seq `first`,
-    # and how many bytes they take: reading stops at the first bad one.
+    # The good records of one file's bytes, (seq, depth, kind, payload, stamp) each, from seq
+    # `first`, and how many bytes they take: reading stops at the first bad one. stamp: the
+    # number after the kind (base 36, layout 4: see the header), None without one.
     out = []
     pos = 0
     n = len(data)
@@ -151,9 +161,23 @@ def parse(data, first):
         body = _check(data[pos:j + 1])
         if body is None:
             break
-        parts = body.split(" ", 3)
         try:
-            rec = (int(parts[0]), int(parts[1]), parts[2], parts[3])
+            i = body.index(" ")
+            e = i + 1
+            while body[e].isdigit():
+                e += 1
+            d = e  # (the kind's index)
+            if body[e] == " ":  # layouts 1-3: "SEQ DEPTH KIND PAYLOAD", no time
+                d = e + 1
+                if body[d + 1] != " ":
+                    break
+                k = m = d + 2
+            else:  # "SEQ DEPTHKIND[T]PAYLOAD": T up to the payload's "{" (an event) or "-"
+                k = m = d + 1
+                while body[m] not in "{-":
+                    m += 1
+            rec = (int(body[:i]), int(body[i + 1:e]), body[d], body[m:],
+                   int(body[k:m], 36) if m > k else None)
         except (ValueError, IndexError):
             break
         if rec[0] != first + len(out) or rec[2] not in _KINDS:
@@ -277,6 +301,9 @@ class Journal:
         self._dir = ""
         self._due = -1  # the record whose window's snapshot (bw, snap) tidy() writes; -1: none
         self._full = -1  # the full folder tidy() packs, -1: none
+        self._c0 = None  # record 0's time (rtc.clock()'s count; -1 none), None: not read yet
+        self._fq = -1  # the file's first record whose time (the same count) _fc holds
+        self._fc = -1
         self._buf = bytearray(_B)  # where each line is built
         self._mv = memoryview(self._buf)
         _mkdir(root)
@@ -460,7 +487,7 @@ class Journal:
     def _write(self, depth, kind, payload):
         seq = self.head + 1
         self._ready(seq)
-        self._put(self._f, self._pf, seq, depth, ord(kind), payload.encode())
+        self._put(self._f, self._pf, seq, depth, ord(kind), payload.encode(), self._stamp(seq))
         self._f.flush()  # committed before the display confirms it (the pack: when full)
         if seq == 0:  # a new journal: its layout, and evidence that record 0 was written
             try:
@@ -472,20 +499,40 @@ class Journal:
         if seq % self._np == self._np - 1:
             self._full = seq // self._np  # packed by tidy()
 
-    def _put(self, f, g, a, b, kind, data):
-        # Write the line "A B [KIND ]DATA CRC\n" (kind: a byte, 0 for none; data: bytes) to f
-        # and to g if it is not None, built in the buffer: one write where it fits, else its
-        # head, data and tail apart.
+    def _stamp(self, seq):
+        # Record seq's time as its line carries it (layout 4, see the header): on record 0 the
+        # clock's time (seconds since 1970); on a file's first record the seconds since record
+        # 0's, on the others the seconds since their file's first; their own time when that
+        # one has none or the clock went back before it; -1: the clock never set.
+        c = rtc.clock()
+        f = seq - seq % _R
+        if seq == 0:
+            self._c0 = c
+        if seq == f:
+            self._fq = f
+            self._fc = c
+        if c >= 0 and seq:
+            b = self._start() if seq == f else self._first(f)
+            if 0 <= b <= c:
+                return c - b
+        return c + rtc.EPOCH if c >= 0 else -1
+
+    def _put(self, f, g, a, b, kind, data, t=-1):
+        # Write the line "A BKIND[T]DATA CRC\n" (a record: kind a byte; t >= 0 its time, base
+        # 36; data bytes) or "A B DATA CRC\n" (kind 0: a snapshot) to f and to g if it is not
+        # None, built in the buffer: one write where it fits, else its head, data and tail apart.
         buf = self._buf
         i = _dec(buf, 0, a)
         buf[i] = 32
         i = _dec(buf, i + 1, b)
-        buf[i] = 32
-        i += 1
         if kind:
             buf[i] = kind
-            buf[i + 1] = 32
-            i += 2
+            i += 1
+            if t >= 0:
+                i = _dec(buf, i, t, 36)
+        else:
+            buf[i] = 32
+            i += 1
         n = len(data)
         if i + n + 10 <= _B:
             buf[i:i + n] = data
@@ -602,7 +649,8 @@ class Journal:
 
     def records(self, start, stop):
         """The records with seq start .. stop - 1, in order (Damaged if one is unreadable): those
-        on flash (up to head), then the held ones."""
+        on flash (up to head), then the held ones; (seq, depth, kind, payload, stamp) each,
+        at(record) its time (a held record's stamp is None: its time is written with it)."""
         h = self.head
         if start <= h:
             yield from self._records(start, min(stop, h + 1))
@@ -612,7 +660,7 @@ class Journal:
         hs = self._hs
         while i < self.held and h + 1 + i < stop:
             x = hs[2 * i]
-            yield h + 1 + i, x >> 2, _KINDS[x & 3], hs[2 * i + 1]
+            yield h + 1 + i, x >> 2, _KINDS[x & 3], hs[2 * i + 1], None
             i += 1
 
     def _records(self, start, stop):
@@ -653,6 +701,43 @@ class Journal:
                 raise Damaged("journal: record %d is unreadable (%s)" % (seq, self._path(seq)),
                               seq)
 
+    def at(self, rec):
+        """The time of record rec (from records()): seconds since 1970 UTC, or None when the
+        board's clock was not set (or record 0, which a later record counts from, is
+        unreadable)."""
+        s = rec[4] if len(rec) > 4 else None  # (a record held in RAM: not yet stamped)
+        if s is None or s >= rtc.EPOCH:
+            return s
+        q = rec[0]
+        b = self._start() if q % _R == 0 else self._first(q - q % _R)
+        return None if b < 0 else b + rtc.EPOCH + s
+
+    def _first(self, f):
+        # The time of record f (a file's first) as rtc.clock() gives it (-1: none), kept.
+        if self._fq != f:
+            self._fq = f
+            self._fc = -1
+            try:
+                for r in self.records(f, f + 1):
+                    t = self.at(r)
+                    if t is not None:
+                        self._fc = t - rtc.EPOCH
+            except Damaged:
+                pass
+        return self._fc
+
+    def _start(self):
+        # Record 0's time as rtc.clock() gives it (-1: none), read once.
+        if self._c0 is None:
+            self._c0 = -1
+            try:
+                for r in self.records(0, 1):
+                    if r[4] is not None and r[4] >= rtc.EPOCH:
+                        self._c0 = r[4] - rtc.EPOCH
+            except Damaged:
+                pass
+        return self._c0
+
     def _snapshot(self, w):
         # (seq, state JSON) of window w's snapshot on flash, or None if missing or bad (a bad
         # one is moved aside: tidy() would write over it).
@@ -687,7 +772,8 @@ class Journal:
         low = w * _K
         lines = []
         gm = 0
-        for s, d, kind, payload in self.records(seq + 1, self._top + 1):
+        for r in self.records(seq + 1, self._top + 1):
+            s, d, kind, payload = r[0], r[1], r[2], r[3]
             if d < low or kind in "eg" and d == low:
                 return None
             if kind in "eg":
@@ -723,6 +809,8 @@ class Journal:
         the class's doc for what it says of damage). Stray temporary files go."""
         self.close()
         root = self.root
+        self._c0 = None
+        self._fq = -1
         self.lost = 0
         self.uncertain = False
         self.moved = []

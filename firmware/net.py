@@ -10,6 +10,7 @@
 # room view drops by (table, match, seq).
 import json
 
+from firmware import rtc
 from firmware.journal import crc as _crc
 from firmware.keys import ticks_diff
 
@@ -19,6 +20,8 @@ _SAVE_MS = 1000
 _PING_MS = 20000  # keepalive 60 s: a ping when nothing was sent for this long
 _LOOK_MS = 1000  # a look at the socket (a broker gone closes it) this often when idle
 _BACKOFF = (1000, 2000, 5000, 10000, 30000)
+_NTP_MS = 300000  # an NTP query unanswered: the next one this much later
+_NTP_S = 0.2  # an NTP reply waited for this long (a pass's one blocking step)
 _ACK = "net.ack"
 HA = ("score", "players", "shooter")  # Home Assistant sensors (docs/network.md)
 
@@ -78,6 +81,7 @@ class Net:
         self.sent = 0  # records published (PUBACKed) since boot
         self.retries = 0  # connections lost or refused since boot
         self.error = None  # the last OSError that dropped the connection
+        self._nt = 0  # now of the next NTP query (the clock: once a boot), None: set by NTP
 
     # ------------------------------------------------------------ progress on flash
 
@@ -182,8 +186,9 @@ class Net:
         except (ValueError, IndexError):  # (journal.Damaged is a ValueError)
             return None
         ev = r[3] if r[2] in "eg" else '{"t":"undo"}'
-        return seq, ('{"match":"%d-%08x","seq":%d,"depth":%d,"ev":%s}'
-                     % (n, c, seq, r[1], ev)).encode()
+        at = log.at(r)  # (seconds since 1970 UTC; none when the board's clock was not set)
+        return seq, ('{"match":"%d-%08x","seq":%d,"depth":%d,%s"ev":%s}'
+                     % (n, c, seq, r[1], "" if at is None else '"at":%d,' % at, ev)).encode()
 
     def _state(self, match, seq):
         st = match.state()
@@ -300,17 +305,20 @@ class Net:
     # ------------------------------------------------------------ a pass
 
     def work(self, now, match=None):
-        """One step of the network's work (bounded: at most one socket operation of _WAIT_MS),
-        for the app's idle time after the screen. match: the match being played
-        (firmware.match.Match; its log the journal). Never raises: what fails drops the
-        connection (error says why)."""
+        """One step of the network's work (bounded: at most one socket operation of _WAIT_MS,
+        or the NTP query's _NTP_S once a boot), for the app's idle time after the screen.
+        match: the match being played (firmware.match.Match; its log the journal). Never
+        raises: what fails drops the connection (error says why)."""
         if ticks_diff(now, self._t) < 0:
             return
         try:
+            if self.c is None and not self._wifi():
+                self._t = now + 500
+                return
+            if self._nt is not None and ticks_diff(now, self._nt) >= 0:
+                self._ntp(now)
+                return
             if self.c is None:
-                if not self._wifi():
-                    self._t = now + 500
-                    return
                 self.link = "connecting"
                 try:
                     self._connect(now)
@@ -332,6 +340,20 @@ class Net:
             # connected again after the backoff; the app's screen never shows an error for it
             self.error = e
             self._drop(now, None)
+
+    def _ntp(self, now):
+        # The board's clock by NTP (micropython-lib's ntptime; secrets "ntp": the server, else
+        # its pool.ntp.org), once Wi-Fi is up, once a boot: the times on the match records.
+        self._nt = now + _NTP_MS
+        try:
+            import ntptime  # pyright: ignore[reportMissingImports]
+
+            ntptime.host = self.sec.get("ntp") or ntptime.host
+            ntptime.timeout = _NTP_S
+            rtc.set_utc(ntptime.time() + rtc.OFF, True)  # (its port's epoch: 2000 on some)
+            self._nt = None
+        except Exception:  # noqa: BLE001 - no ntptime, no answer (OSError), a bad reply
+            pass
 
     def _step(self, now, match):
         c = self.c

@@ -82,7 +82,7 @@ def sizes():
 
 
 def micropython():
-    res = mpy.run_module("host_tools.bench_mp", heap="128K")
+    res = mpy.run_module("host_tools.bench_mp", heap="136K")
     lines = res.stdout.splitlines()
     sys.stdout.write("".join("MicroPython: " + line + "\n" for line in lines
                              if not line.startswith(FIG)))

@@ -21,15 +21,19 @@ A deploy, with the real `mpremote`, one command line each:
      (boards/main.py); a watchdog still running (older firmware) is fed from a timer meanwhile.
   2. checks (each a clear error, nothing copied): a MicroPython, a .mpy format the board loads,
      the right kind of board, room on the flash for what changed.
-  3. nothing changed: reset the board (the app starts again). Else write /deploy.flag and reset:
+  3. nothing changed: set the board's clock and start the app again (see 4). Else write
+     /deploy.flag and reset:
      boards/main.py, finding the flag, stays at the REPL and starts neither the app nor its
      watchdog; wait for the REPL again.
   4. copy only the files whose hash or size differs from the manifest, remove every file of the
      project's own that the build does not have (stale(): a .py beside its .mpy, what a
      `mpremote mip install` or an older build left under firmware/, boards/, lib/; the match,
      the archive, the settings and any other file of the user's stay), write the new manifest,
-     delete the flag, reset. The manifest first loses the entries being replaced, so a deploy
-     cut short copies them again next time; the board held by the flag says so on its display.
+     delete the flag, set the board's clock to the host's (`mpremote rtc --set`, run with TZ=UTC:
+     the board keeps UTC) and start the app with a soft reset (Ctrl-D at the REPL; a hard reset
+     puts a Pico's RTC back to 2021-01-01, a clock never set). The manifest first loses the
+     entries being replaced, so a deploy cut short copies them again next time; the board held
+     by the flag says so on its display.
 The copy fails once mpremote says nothing for QUIET_S (a board cut off mid-copy is reported
 within 15 s, not at the end of the copy's whole time), with what to do.
 """
@@ -181,8 +185,10 @@ class Board:
         stopped answering mid-copy is found then, not at the end of the whole copy's time)."""
         cmd = [mpremote_exe(), "connect", self.port] + (["resume"] if resume else []) + args
         quiet = timeout if quiet is None else min(quiet, timeout)
+        # (TZ=UTC: `rtc --set` writes the host's local time; the board's clock is UTC)
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             stdin=subprocess.DEVNULL, env=dict(os.environ, PYTHONUNBUFFERED="1"))
+                             stdin=subprocess.DEVNULL,
+                             env=dict(os.environ, PYTHONUNBUFFERED="1", TZ="UTC"))
         assert p.stdout is not None and p.stderr is not None
         got: dict[int, list[bytes]] = {p.stdout.fileno(): [], p.stderr.fileno(): []}
         pending = list(got)
@@ -228,6 +234,30 @@ class Board:
                 return json.loads(line[len("DEPLOY-PROBE "):])
         raise DeployError("%s ran the probe but did not answer as MicroPython: %r"
                           % (self.port, r.stdout[-300:]))
+
+    def start(self, timeout: float = READY_S) -> None:
+        """Start the board's app with a soft reset: Ctrl-D at the REPL, where mpremote leaves
+        it, runs main.py as a boot does, and the clock keeps the time set (a hard reset puts a
+        Pico's RTC back to 2021-01-01)."""
+        import serial
+
+        got = b""
+        try:
+            with serial.Serial(self.port, 115200, timeout=0.1) as s:
+                s.write(b"\r\x02")  # Ctrl-B: the friendly REPL (a soft reset there runs main.py)
+                deadline = time.monotonic() + 5
+                while b">>> " not in got and time.monotonic() < deadline:
+                    got += s.read(256)
+                s.write(b"\x04")
+                got = b""
+                deadline = time.monotonic() + timeout
+                while b"soft reboot" not in got and time.monotonic() < deadline:
+                    got = got[-64:] + s.read(256)
+        except (OSError, serial.SerialException) as e:
+            raise DeployError("could not restart the board on %s: %s" % (self.port, e)) from None
+        if b"soft reboot" not in got:
+            raise DeployError("the board on %s did not restart (no soft reboot after Ctrl-D in "
+                              "%.0f s): press its reset button" % (self.port, timeout))
 
     def wait_ready(self, timeout: float = READY_S) -> dict:
         """After a reset: the probe once the board answers again (a USB port comes back)."""
@@ -393,9 +423,11 @@ def deploy(port: str, board: str = "pico", tree: Path | None = None, options: di
         raise DeployError("no secrets file %s (--secrets: the Wi-Fi and broker JSON, "
                           "docs/network.md)" % secrets)
     if not copy and not remove and not players and not secrets and not info.get("held"):
-        b.mpremote(["reset"], timeout=20)
+        b.mpremote(["rtc", "--set"], timeout=20)
+        b.start()
+        result["resets"] = 0
         result["seconds"] = time.monotonic() - t0
-        out("deploy: nothing to copy (%d files up to date); board reset (%.1f s)"
+        out("deploy: nothing to copy (%d files up to date); clock set, app started (%.1f s)"
             % (len(files), result["seconds"]))
         return result
     check_space(info, files, copy, remove)
@@ -442,7 +474,7 @@ def deploy(port: str, board: str = "pico", tree: Path | None = None, options: di
             args += ["+", "cp", "-f", str(secrets), ":/secrets.json"]
             out("  copy secrets.json (from %s)" % secrets)
         args += ["+", "cp", "-f", str(mpath), ":/" + MANIFEST, "+", "rm", ":/" + FLAG,
-                 "+", "reset"]
+                 "+", "rtc", "--set"]
         t_copy = time.monotonic()
         try:
             b.mpremote(args, timeout=60 + nbytes / 2000, quiet=QUIET_S)
@@ -451,10 +483,12 @@ def deploy(port: str, board: str = "pico", tree: Path | None = None, options: di
                               "display says a deploy is unfinished): run the deploy again to "
                               "finish it" % (e, FLAG)) from None
         result["copy_s"] = time.monotonic() - t_copy
+    b.start()
+    result["resets"] -= 1  # (the last one a soft reset: the clock keeps its time)
     result["bytes"] = nbytes
     result["seconds"] = time.monotonic() - t0
     out("deploy: %d copied (%d bytes), %d removed, %d unchanged in %.1f s (copying %.1f s); "
-        "board reset" % (len(copy), nbytes, len(remove), len(files) - len(copy),
+        "clock set, app started" % (len(copy), nbytes, len(remove), len(files) - len(copy),
                          result["seconds"], result["copy_s"]))
     return result
 

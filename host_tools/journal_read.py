@@ -6,7 +6,8 @@
                                                    the events of one journal / event file
     python -m host_tools.journal_read DIR --events print the effective events of every match in DIR
 
-A journal folder (match/ or hist/<n>/) holds records "SEQ DEPTH KIND PAYLOAD CRC", four to a file
+A journal folder (match/ or hist/<n>/) holds records "SEQ DEPTHKIND[TIME]PAYLOAD CRC" (layouts
+1-3: "SEQ DEPTH KIND PAYLOAD CRC", no time; TIME: docs/contracts.md), four to a file
 e<n>/<m>, twelve files a folder (sixteen in layout 1; its file "fmt" names the layout, see
 firmware.journal.layout) and a full one packed into p<n>; KIND "e" is an accepted event, "u" an
 undo (it takes back the last accepted event), "g" and "v" the same with more of their action to
@@ -33,11 +34,12 @@ from dataclasses import dataclass, field
 
 from firmware import events as fevents
 from firmware import journal as fj
-from firmware import rules
+from firmware import rtc, rules
 from firmware.match import Match
 from host_tools import replay
 
-FORMAT = 1  # the record format read here: firmware/journal.py's records (kinds e, u, g, v)
+FORMAT = 1  # the record format read here: firmware/journal.py's records (kinds e, u, g, v; in
+# layout 4 each kind may carry its record's time, which older records lack: read as unknown)
 _R = 4  # records a file (firmware.journal's _R: a const there, not a name it keeps)
 
 
@@ -85,11 +87,23 @@ class Read:
     refused: list = field(default_factory=list)  # (line, rule, message) of refused lines
     notes: list = field(default_factory=list)  # what else a reader should know
     stop: Stop | None = None
+    times: list = field(default_factory=list)  # each event's time (seconds since 1970 UTC) or None
+    started: int | None = None  # the time of the match's first record (the new event)
+    last: int | None = None  # the time of the last record read (an undo's too)
+    timed: int = 0  # records that carry a time (0: the board's clock was never set)
+
+    def clock(self):
+        """"set" when the records carry times, "not set" when none does (the board's clock was
+        never set: no dates), None for an event file (no clock at all)."""
+        if self.kind != "journal":
+            return None
+        return "set" if self.timed else "not set"
 
     def source(self):
         return {"path": self.path, "kind": self.kind, "format": FORMAT if self.kind == "journal"
                 else None, "records": self.records, "undos": self.undos,
-                "refused": [list(r) for r in self.refused], "notes": list(self.notes)}
+                "refused": [list(r) for r in self.refused], "notes": list(self.notes),
+                "clock": self.clock(), "timed_records": self.timed}
 
 
 # ---------------------------------------------------------------- journal folders
@@ -118,6 +132,9 @@ def _diagnose(rest, seq):
     body = fj.check(line)
     if body is None:
         return "corrupted: the CRC does not match (a flipped bit or overwritten bytes)", False
+    first = body.split(" ", 1)[0]
+    if first.isdigit() and fj.parse(line, int(first))[0]:  # a good record, another seq
+        return "out of order: record %s where %d belongs" % (first, seq), False
     parts = body.split(" ", 3)
     try:
         got = int(parts[0])
@@ -181,6 +198,8 @@ def read_journal(folder, name=None):
         return out
     last = max(files)
     stack = []
+    times = []  # each of the stack's events' time
+    anchor = None  # the time of the first record of the file being read
     run = None  # (its first seq, the events before it) of an action not yet whole
     seq = 0
     pack = (None, [])  # (n, its lines) of the pack read last
@@ -202,12 +221,21 @@ def read_journal(folder, name=None):
                             seq)
             break
         recs, used = fj.parse(data, k * _R)
-        for rseq, depth, kind, payload in recs:
+        for rseq, depth, kind, payload, stamp in recs:
+            at = _time(stamp, out.started if rseq % _R == 0 else anchor)
+            if rseq % _R == 0:
+                anchor = at  # (the others of its file count from it)
+            if rseq == 0 and at is not None:
+                out.started = at
+            if at is not None:
+                out.timed += 1
+                out.last = at
             ev_kind = kind in "eg"
             want = len(stack) + 1 if ev_kind else len(stack) - 1
             if depth != want and run is not None and \
                     depth == len(run[1]) + (1 if ev_kind else -1):
                 stack = list(run[1])  # the action before was cut short: left out
+                times = list(run[2])
                 out.notes.append("an action cut short before record %d is left out" % rseq)
                 run = None
                 want = depth
@@ -216,7 +244,7 @@ def read_journal(folder, name=None):
                                 rseq)
                 break
             if kind in "gv" and run is None:
-                run = (rseq, list(stack))  # an action of several records begins
+                run = (rseq, list(stack), list(times))  # an action of several records begins
             if ev_kind:
                 try:
                     ev = json.loads(payload)
@@ -230,8 +258,10 @@ def read_journal(folder, name=None):
                 if rseq == 0 and ev["t"] != "new":
                     raise UnknownFormat("%s: the first event is not a new match" % folder)
                 stack.append(ev)
+                times.append(at)
             else:
                 stack.pop()
+                times.pop()
                 out.undos += 1
             if kind in "eu":
                 run = None  # the action is whole
@@ -252,8 +282,19 @@ def read_journal(folder, name=None):
     if run is not None:  # the last action's records stop before its end: left out
         out.notes.append("the last action (from record %d) was cut short: left out" % run[0])
         stack = run[1]
+        times = run[2]
     out.events = stack
+    out.times = times
     return out
+
+
+def _time(stamp, base):
+    # A record's time from its stamp (firmware/journal.py's header): its own time (seconds since
+    # 1970 UTC) from 2025 on, else the seconds since base (record 0's time for a file's first
+    # record, the file's first record's for the others); None without one.
+    if stamp is None or stamp >= rtc.EPOCH:
+        return stamp
+    return None if base is None else base + stamp
 
 
 # ---------------------------------------------------------------- event files
@@ -278,6 +319,7 @@ def read_events_file(path, name=None):
     except replay.Malformed as e:
         out.stop = Stop(os.path.basename(path), e.why, line=e.line)
     out.events = m.events
+    out.times = [None] * len(out.events)  # (an event file carries no times)
     return out
 
 
@@ -348,7 +390,19 @@ def summary(r):
             "events": len(r.events), "records": r.records, "undos": r.undos,
             "finished": bool(st and st["winner"] is not None),
             "winner": st["winner"] if st else None,
+            "started": r.started, "last": r.last, "clock": r.clock(),
             "stop": r.stop.text() if r.stop else None}
+
+
+def when(s):
+    """A listing's date and time of a match (summary()'s): its start in the PC's time zone,
+    "clock not set" for a board whose clock never was, "-" for an event file."""
+    import time
+
+    t = s["started"] if s["started"] is not None else s["last"]
+    if t is not None:
+        return time.strftime("%Y-%m-%d %H:%M", time.localtime(t))
+    return "clock not set" if s["clock"] == "not set" else "-"
 
 
 def list_store(root):
@@ -379,7 +433,8 @@ def main(argv):
     several = len(reads) > 1 or (os.path.isdir(path) and not is_journal(path))
     status = 0
     if several and not show_events:
-        print("%-10s %-6s %-28s %7s  %s" % ("match", "game", "players", "events", "finished"))
+        print("%-10s %-16s %-6s %-28s %7s  %s" % ("match", "date", "game", "players", "events",
+                                                  "finished"))
     for r in reads:
         if isinstance(r, Exception):
             sys.stderr.write("error: %s\n" % r)
@@ -391,8 +446,8 @@ def main(argv):
             status = 1
         if several and not show_events:
             s = summary(r)
-            print("%-10s %-6s %-28s %7d  %s%s" % (
-                s["name"], s["game"] or "-", " v ".join(s["players"]) or "-", s["events"],
+            print("%-10s %-16s %-6s %-28s %7d  %s%s" % (
+                s["name"], when(s), s["game"] or "-", " v ".join(s["players"]) or "-", s["events"],
                 "yes" if s["finished"] else "no", "  (%s)" % s["stop"] if s["stop"] else ""))
         else:
             if several:

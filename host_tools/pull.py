@@ -6,8 +6,9 @@ A file already in the folder with the same size is not copied again (a journal o
 archived match never changes). The folder's `match/` follows the board's: when a new match has
 started on the board, the last one is in `hist/` there and here. Archived matches the board has
 let go of stay in the folder. Works on a board running the scoreboard with its watchdog (mpremote's
-Ctrl-C hands it to the REPL, the watchdog paused; the board is reset at the end, so the match
-resumes).
+Ctrl-C hands it to the REPL, the watchdog paused). At the end the board's clock is set to the
+host's (`mpremote rtc --set`, in UTC: the times on the records to come) and the app started again
+with a soft reset, so the match resumes (a hard reset would put a Pico's clock back to 2021).
 
 usage: python -m host_tools.pull --port PORT [--out DIR] [--no-reset]
        (make pull PORT=/dev/ttyACM0 DIR=records)
@@ -88,11 +89,12 @@ def pull(port: str, out_dir: str | Path, reset: bool = True,
         b.mpremote(args, timeout=60 + files[copy[i]] / 1000 + 2 * len(args))
     for p in copy:
         out("  copy %s (%d bytes)" % (p, files[p]))
+    b.mpremote(["rtc", "--set"], timeout=20)
     if reset:
-        b.mpremote(["reset"], timeout=20)
+        b.start()
     out("pull: %d copied (%d bytes), %d up to date, %d dropped, into %s in %.1f s%s"
         % (len(copy), nbytes, len(files) - len(copy), len(dropped), dest,
-           time.monotonic() - t0, "; board reset" if reset else ""))
+           time.monotonic() - t0, "; clock set" + ("; app started" if reset else "")))
     if (dest / "match").is_dir() and not any((dest / "match").rglob("*")):
         shutil.rmtree(dest / "match")
     return {"copied": copy, "bytes": nbytes, "unchanged": len(files) - len(copy),
@@ -107,7 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default="records", metavar="DIR",
                     help="the folder the records go to (default records)")
     ap.add_argument("--no-reset", dest="reset", action="store_false",
-                    help="leave the board at the REPL (else it is reset: the match resumes)")
+                    help="leave the board at the REPL (else the app starts again: the match "
+                    "resumes)")
     ns = ap.parse_args(argv)
     port, dest, reset = ns.port, ns.out, ns.reset
     try:

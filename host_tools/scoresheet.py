@@ -12,9 +12,14 @@ folder of event files. For each match it writes into DIR:
   NAME.html  a printable A4 sheet, black on white: header, body, totals, signatures;
   NAME.png   the chart: 14.1 running scores inning by inning, 8/9-ball racks won rack by rack.
 
---summary also writes summary.json, summary.csv and summary.html: a row per match. --date puts
-that date on the sheets (the board has no clock, so a journal carries none). A sheet is in the
-language the match was played in (the new event's lang: English or Turkish), or in --lang.
+--summary also writes summary.json, summary.csv and summary.html: a row per match. A journal's
+records carry their times when the board's clock was set (make deploy, make pull, NTP): a sheet
+then shows the date, the start, the end and the duration (in the PC's time zone), each inning's
+(14.1) or rack's end, and with the shot clock on each player's average time a shot (from the
+record before the shot to the shot's, extensions not counting as records) and the extensions
+used. A board whose clock was never set says "clock not set"; --date puts a date on the sheets
+(an event file carries none either). A sheet is in the language the match was played in (the new
+event's lang: English or Turkish), or in --lang.
 
 Nothing here knows the rules: each event is replayed through the rules core (firmware.match)
 and the sheet is what changed in the state from before the event to after it (scores, innings,
@@ -30,6 +35,7 @@ import io
 import json
 import os
 import sys
+import time
 from typing import Any
 
 from firmware import events as fevents
@@ -88,6 +94,29 @@ def foul_text(rule, lang="en"):
     return "%s %s" % (rule, tx(lang, FOULS[rule])) if rule in FOULS else rule
 
 
+def local_time(t, with_date=True):
+    """A record's time (seconds since 1970 UTC) in the PC's time zone, as the sheets print it:
+    "2026-12-03 09:20 +03", or the time of day alone; "" for None."""
+    if t is None:
+        return ""
+    lt = time.localtime(t)
+    zone = time.strftime("%z", lt)
+    zone = zone[:3] if zone[3:] == "00" else zone[:3] + ":" + zone[3:]
+    return time.strftime("%Y-%m-%d %H:%M" if with_date else "%H:%M", lt) + (
+        " " + zone if with_date else "")
+
+
+def duration_text(s):
+    """Seconds as H:MM:SS ("-" for None)."""
+    if s is None:
+        return "-"
+    return "%d:%02d:%02d" % (s // 3600, s // 60 % 60, s % 60)
+
+
+def _iso(t):
+    return None if t is None else time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+
+
 # ---------------------------------------------------------------- the record of a match
 
 class _Sheet:
@@ -102,7 +131,7 @@ class _Sheet:
         self.new = None
 
     # -------------------------------------------------------- 14.1
-    def shot_141(self, b, a, ev):
+    def shot_141(self, b, a, ev, at=None):
         me = b["shooter"]
         pb, pa = b["p"][me], a["p"][me]
         note = a["note"] or {}
@@ -111,10 +140,11 @@ class _Sheet:
                  "start": pb["score"], "points": 0, "penalty": 0, "fouls": 0,
                  "foul_rules": [], "breaking_violations": 0, "three_fouls": 0, "shots": 0,
                  "safety_only": True, "run": 0, "score": 0, "racks": [], "end": "",
-                 "log": []}
+                 "log": [], "ended_at": None}
             self.innings.append(e)
             self.cur[me] = e
         e = self.cur[me]
+        e["ended_at"] = at  # (its last shot's record: the inning's end so far)
         balls = pa["balls"] - pb["balls"]
         e["shots"] += 1
         e["points"] += balls
@@ -166,11 +196,11 @@ class _Sheet:
              "foul_rules": [], "push_outs": [0, 0], "balls": [0, 0], "shots": [0, 0],
              "racks_after": [s["p"][0]["racks"], s["p"][1]["racks"]],
              "innings_after": [s["p"][0]["innings"], s["p"][1]["innings"]],
-             "finished": False, "notes": [], "_since_break": set()}
+             "finished": False, "notes": [], "ended_at": None, "_since_break": set()}
         self.racks.append(e)
         return e
 
-    def shot_rack(self, b, a, ev, names):
+    def shot_rack(self, b, a, ev, names, at=None):
         me = b["shooter"]
         e = self.racks[-1] if self.racks else self._rack(b)
         note = a["note"] or {}
@@ -198,7 +228,7 @@ class _Sheet:
         if end:
             w = note["won"]
             # a loss (E12, N11): the other player lost the rack, the winner did not win it so
-            e.update(winner=w, end=end, how=HOW.get(end, end), finished=True,
+            e.update(winner=w, end=end, how=HOW.get(end, end), finished=True, ended_at=at,
                      lost_by=1 - w if end in LOSSES else None,
                      break_and_run=w == e["breaker"] and e["_since_break"] == {w}
                      and end not in LOSSES)
@@ -304,7 +334,16 @@ def build(read: Read, date=None, lang=None):
     m = Match()
     sheet = _Sheet(lang)
     stop = read.stop
+    times = list(read.times)[:len(read.events)]
+    times += [None] * (len(read.events) - len(times))
+    first = read.events[0] if read.events else {}
+    clock_on = first.get("t") == "new" and first.get("clock") is not None  # (O7)
+    shot_s: list = [[], []]  # each player's time a shot, seconds (the shot clock on)
+    exts = [0, 0]  # extensions used (K3)
+    prev = None  # the time of the last event before, extensions left out
+    ended = None  # the time of the event that won the match
     for i, ev in enumerate(read.events):
+        at = times[i]
         before = _snap(m)
         try:
             m.apply(ev)
@@ -322,12 +361,21 @@ def build(read: Read, date=None, lang=None):
             if a["game"] != "14.1":
                 sheet._rack(a)
         elif t == "shot":
+            if clock_on and at is not None and prev is not None and before is not None \
+                    and before["shooter"] is not None and at >= prev:
+                shot_s[before["shooter"]].append(at - prev)  # K1: from the record before
             if a["game"] == "14.1":
-                sheet.shot_141(before, a, ev)
+                sheet.shot_141(before, a, ev, at)
             else:
-                sheet.shot_rack(before, a, ev, a["names"])
+                sheet.shot_rack(before, a, ev, a["names"], at)
         elif t == "choose":
             sheet.choose(before, a, ev, a["names"])
+        elif t == "ext":
+            exts[(a["note"] or {}).get("ext", before["shooter"] if before else 0)] += 1  # K3
+        if t != "ext":
+            prev = at
+        if ended is None and a["winner"] is not None:
+            ended = at
     s = _snap(m)
     if s is None:
         return None
@@ -341,11 +389,26 @@ def build(read: Read, date=None, lang=None):
         points = [p["racks"] for p in stats]
         for r in sheet.racks:
             del r["_since_break"]
+    if clock_on:
+        for i in (0, 1):
+            n = len(shot_s[i])
+            stats[i]["shot_time_average"] = round(sum(shot_s[i]) / n, 1) if n else None
+            stats[i]["shots_timed"] = n
+            stats[i]["extensions"] = exts[i]
     target = s["target"] if g == "14.1" else s["race"]
     handicap = target[0] != target[1]
     w = s["winner"]
+    start = read.started
+    end = ended if w is not None else read.last
+    if date is None and start is not None:
+        date = time.strftime("%Y-%m-%d", time.localtime(start))
     rec = {
         "schema": SCHEMA, "name": read.name, "date": date, "lang": lang,
+        "clock": read.clock(), "shot_clock": clock_on,
+        "time": {"start": start, "end": end,
+                 "duration_s": end - start if start is not None and end is not None else None,
+                 "start_utc": _iso(start), "end_utc": _iso(end),
+                 "start_text": local_time(start), "end_text": local_time(end)},
         "source": read.source(), "complete": stop is None,
         "stop": stop.as_dict() if stop else None,
         "game": g, "game_name": tx(lang, GAME_NAMES[g]), "players": list(names),
@@ -373,11 +436,12 @@ def build(read: Read, date=None, lang=None):
 
 CSV_141 = ("turn", "player", "name", "inning", "points", "penalty", "fouls", "foul_rules",
            "breaking_violations", "three_fouls", "safety_only", "run", "score", "end",
-           "racks", "log")
+           "racks", "log", "ended_utc")
 CSV_RACK = ("rack", "breaker", "breaker_name", "break_balls", "balls_on_break", "dry_break",
             "break_foul", "winner", "winner_name", "how", "end_rule", "break_and_run",
             "p1_fouls", "p2_fouls", "p1_push_outs", "p2_push_outs", "p1_balls", "p2_balls",
-            "p1_racks", "p2_racks", "p1_innings", "p2_innings", "finished", "notes")
+            "p1_racks", "p2_racks", "p1_innings", "p2_innings", "finished", "notes",
+            "ended_utc")
 
 
 def _yn(v):
@@ -395,7 +459,7 @@ def csv_text(rec):
                         e["points"], e["penalty"], e["fouls"], " ".join(e["foul_rules"]),
                         e["breaking_violations"], e["three_fouls"], _yn(e["safety_only"]),
                         e["run"], e["score"], e["end"], " ".join(e["racks"]),
-                        "; ".join(e["log"])])
+                        "; ".join(e["log"]), _iso(e["ended_at"]) or ""])
     else:
         w.writerow(CSV_RACK)
         for r in rec["racks"]:
@@ -413,7 +477,7 @@ def csv_text(rec):
                         r["fouls"][0], r["fouls"][1], r["push_outs"][0], r["push_outs"][1],
                         r["balls"][0], r["balls"][1], r["racks_after"][0], r["racks_after"][1],
                         r["innings_after"][0], r["innings_after"][1], _yn(r["finished"]),
-                        "; ".join(r["notes"])])
+                        "; ".join(r["notes"]), _iso(r["ended_at"]) or ""])
     return f.getvalue()
 
 
@@ -446,8 +510,13 @@ def _rows_141(rec):
 
 
 def _totals(rec):
-    # (label, key) rows of the totals table, per game, in the sheet's language.
-    return [(tx(rec["lang"], label), key) for label, key in _total_rows(rec)]
+    # (label, key) rows of the totals table, per game, in the sheet's language; with the shot
+    # clock on, each player's time a shot and extensions.
+    rows = _total_rows(rec)
+    if rec["shot_clock"]:
+        rows += [("Average time a shot (seconds)", "shot_time_average"),
+                 ("Shots timed", "shots_timed"), ("Extensions used", "extensions")]
+    return [(tx(rec["lang"], label), key) for label, key in rows]
 
 
 def _total_rows(rec):
@@ -489,7 +558,8 @@ def html_text(rec, png_name=None):
     return _env().get_template("scoresheet.html").render(
         r=rec, fmt=lambda v: t(fmt(v)) if isinstance(v, bool) else fmt(v),
         rows141=_rows_141(rec) if rec["game"] == "14.1" else None, totals=_totals(rec),
-        png=png_name, foul_text=lambda rule: foul_text(rule, lang), t=t, how=how)
+        png=png_name, foul_text=lambda rule: foul_text(rule, lang), t=t, how=how,
+        clock_time=lambda v: local_time(v, False), duration=duration_text)
 
 
 # ---------------------------------------------------------------- PNG
@@ -578,6 +648,8 @@ def summary_row(rec):
     st = rec["stats"]
     g = rec["game"]
     row = {"name": rec["name"], "game": rec["game_name"], "date": rec["date"],
+           "start": rec["time"]["start_text"] or None, "duration_s": rec["time"]["duration_s"],
+           "clock": rec["clock"],
            "p1": rec["players"][0], "p2": rec["players"][1],
            "winner": rec["result"]["winner_name"], "finished": rec["result"]["finished"],
            "p1_result": st[0]["score" if g == "14.1" else "racks"],
@@ -591,7 +663,7 @@ def summary_row(rec):
     return row
 
 
-SUMMARY_COLS = ("name", "game", "date", "p1", "p2", "p1_result", "p2_result", "winner",
+SUMMARY_COLS = ("name", "game", "date", "start", "duration_s", "clock", "p1", "p2", "p1_result", "p2_result", "winner",
                 "finished", "p1_innings", "p2_innings", "p1_high_run", "p2_high_run",
                 "p1_average", "p2_average", "p1_fouls", "p2_fouls", "racks_played", "stop")
 
@@ -609,7 +681,8 @@ def write_summary(rows, errors, out):
         for r in rows:
             w.writerow(["" if r[k] is None else fmt(r[k]) for k in SUMMARY_COLS])
     with open(paths[2], "w", encoding="utf-8") as f:
-        f.write(_env().get_template("summary.html").render(rows=rows, errors=errors, fmt=fmt))
+        f.write(_env().get_template("summary.html").render(rows=rows, errors=errors, fmt=fmt,
+                                                                duration=duration_text))
     return paths
 
 

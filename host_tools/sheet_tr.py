@@ -40,6 +40,9 @@ TR = {
     "still at the table": "hâlâ masada", "%s lost the rack: %s": "%s rakı kaybetti: %s",
     # the sheet
     "%s: score sheet": "%s: skor kağıdı", "Date": "Tarih", "Game": "Oyun",
+    "clock not set": "saat ayarlanmamış", "Played": "Oynandı", "Duration": "Süre",
+    "Ended": "Bitti", "Average time a shot (seconds)": "Atış başına ortalama süre (saniye)",
+    "Shots timed": "Süresi ölçülen atışlar", "Extensions used": "Kullanılan uzatmalar",
     "Player 1": "Oyuncu 1", "Player 2": "Oyuncu 2", "Target": "Hedef", "Race to": "Yarış",
     "Handicap": "Handikap", "yes (%s differ)": "var (%s farklı)", "targets": "hedefler",
     "races": "yarışlar", "none (level)": "yok (eşit)", "Opening break": "İlk kırış",

@@ -70,7 +70,7 @@ def test_make_deploy_to_a_blank_board(rig):
                        text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     rig["figures"]["first deploy s"] = time.monotonic() - t0
-    b.wait_boot(3)  # the deploy's two resets
+    b.wait_boot(2)  # the deploy's reset to hold the app (then a soft reset starts it)
     n = len(deploy.files_for(rig["tree"], "pico"))  # the build, the profile, main.py, board.py
     rig["files"] = n
     assert re.search(r"deploy: %d copied \(\d+ bytes\), 0 removed, 0 unchanged" % n,
@@ -84,6 +84,21 @@ def test_make_deploy_to_a_blank_board(rig):
     assert "deploy.flag" not in names and "deploy.json" in names
     assert b.read_file("/board.py") == b"BOARD = 'pico'\n"
     rig["done"].append("deployed")
+
+
+def test_a_deploy_sets_the_boards_clock_to_utc(rig):
+    # The Pico's RTC starts at 2021-01-01 at every hard boot: the deploy sets it from the host,
+    # in UTC, after its last hard reset, and the app runs on it (started by a soft reset).
+    b = rig["board"]
+    assert rig["done"], "needs the first deploy"
+    r, _ = _mpremote(b, "exec", "import time; print('RTC', time.time(), time.gmtime()[0])")
+    assert r.returncode == 0, r.stderr
+    t, year = (int(x) for x in r.stdout.split("RTC", 1)[1].split())
+    # (the emulated clock runs slower than the host's: behind it by the emulation's lag only)
+    assert year >= 2025 and -300 < t - time.time() < 5, r.stdout
+    n = b.boots()
+    deploy.Board(b.pty).start()  # the app again, as the deploy starts it: a soft reset
+    assert wait_rows(b, first_screen())[0] == "New match" and b.boots() == n
 
 
 def test_a_second_deploy_copies_nothing(rig):
@@ -190,6 +205,20 @@ def test_a_match_keyed_on_the_keypad(rig):
     # the journal on the board's flash gives the rules core's state for the same keys
     assert board_state(b, rig["tmp"]) == s.state()
     rig["keys"] = list(KEYS)
+    # and each record its time: the clock the last deploy set (UTC), behind the PC's by the
+    # emulation's lag only
+    got = _journal(b, rig["tmp"])
+    assert got.timed == got.records > 0 and got.started is not None
+    assert -600 < got.started - time.time() <= 5 and got.last >= got.started
+
+
+def _journal(b, tmp):
+    # The board's journal as host_tools.journal_read reads a copy of it.
+    from host_tools import journal_read
+
+    d = tmp / ("j-%d" % time.monotonic_ns())
+    b.copy_tree("/match", d)
+    return journal_read.read_journal(str(d))
 
 
 def _resumed(s):
@@ -218,6 +247,10 @@ def test_power_cut_between_shots_resumes_the_match(rig):
     _press(b, s, "B")  # play goes on on the resumed match
     keys.append("B")
     assert board_state(b, rig["tmp"]) == s.state()
+    # the power cut put the Pico's clock back to 2021: that record has no time, the ones
+    # before keep theirs
+    got = _journal(b, rig["tmp"])
+    assert got.times[-1] is None and got.started is not None and got.timed == got.records - 1
 
 
 def _either(a, b):
@@ -521,7 +554,7 @@ def test_make_pull_copies_a_running_match_then_an_archived_one(rig):
                         str(dest)], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     assert re.search(r"pull: [1-9]\d* copied", r.stdout), r.stdout
-    b.wait_boot(n + 1)  # reset at the end: the board resumes its match
+    wait_rows(b, lambda rows: any(rows))  # the app started again: the board resumes its match
     got = journal_read.read_journal(str(dest / "match"))
     m = Match()
     for ev in got.events:
@@ -529,7 +562,7 @@ def test_make_pull_copies_a_running_match_then_an_archived_one(rig):
     assert got.stop is None and m.state() == want  # the running match, as the board has it
     again = pull.pull(b.pty, dest, out=lambda line: None)
     assert again["copied"] == [] and again["unchanged"] > 0  # nothing new
-    b.wait_boot(n + 2)
+    assert b.boots() == n  # (no hard reset: the clock set keeps its time)
     # A new match on the board archives this one: the next pull brings hist/1 and the new one.
     wait_rows(b, lambda rows: any(rows))
     for k in _new_match_keys():

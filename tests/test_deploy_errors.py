@@ -167,3 +167,22 @@ def test_deploy_removes_the_projects_files_it_does_not_install(board_build):
     _, remove, _ = deploy.plan({"tree": board_tree, "manifest": old}, files)
     assert "lib/sh1106.mpy" in remove
     assert not set(remove) & set(user)
+
+
+def test_mpremote_runs_in_utc_so_rtc_set_writes_the_utc_time(tmp_path, monkeypatch):
+    # `mpremote rtc --set` writes the host's local time (datetime.now()): the deploy and the pull
+    # run mpremote with TZ=UTC, so the board's clock keeps UTC, whatever the PC's zone.
+    fake = tmp_path / "mpremote"
+    fake.write_text("#!%s\nimport datetime, os, sys\nprint(os.environ.get('TZ'), "
+                    "datetime.datetime.now().isoformat(), ' '.join(sys.argv[1:]))\n"
+                    % sys.executable)
+    fake.chmod(0o755)
+    monkeypatch.setattr(deploy, "mpremote_exe", lambda: str(fake))
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    import datetime
+
+    r = deploy.Board("/dev/ttyACM9").mpremote(["rtc", "--set"], timeout=30)
+    tz, now, args = r.stdout.split(" ", 2)
+    assert tz == "UTC" and args.strip() == "connect /dev/ttyACM9 resume rtc --set"
+    utc = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
+    assert abs((datetime.datetime.fromisoformat(now) - utc).total_seconds()) < 30

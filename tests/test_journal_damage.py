@@ -282,7 +282,7 @@ def test_a_layout_it_does_not_write_is_left_as_it_is():
     else:
         raise AssertionError("a layout it doesn't write was read")
     assert _files(root) == before
-    assert _read(gold["root"] + "/fmt") == journal._fmt_line(3)
+    assert _read(gold["root"] + "/fmt") == journal._fmt_line(4)
 
 
 # ---------------------------------------------------------------- the 64-record layout

@@ -2,6 +2,7 @@
 # (host_tools.journal_read) against the rules core, for every scenario and for damaged journals.
 import csv
 import glob
+import io
 import json
 import os
 import shutil
@@ -318,8 +319,17 @@ def test_a_journal_reads_back_as_the_events_file(sheets, name, tmp_path):
     assert r.undos == len([e for e in _scenario_events(name) if e["t"] == "undo"])
     rec = scoresheet.build(r)
     want = sheets[name][0]
+    # (the journal's records carry the times the event file lacks: each inning's or rack's end)
+    rows = rec.get("innings") or rec.get("racks")
+    assert rec["clock"] == "set"  # (a rack still in play has no end)
+    assert all(isinstance(e["ended_at"], int) for e in rows if e.get("finished", True))
+    assert all(e["ended_at"] is None for e in want.get("innings") or want.get("racks"))
+
     for k in ("stats", "final_state", "result", "innings", "racks"):
-        assert rec.get(k) == want.get(k), k
+        got = rec.get(k)
+        if k in ("innings", "racks") and got is not None:
+            got = [dict(e, ended_at=None) for e in got]
+        assert got == want.get(k), k
 
 
 def test_store_archive_is_listed_and_every_match_gets_a_sheet(tmp_path):
@@ -692,3 +702,111 @@ def test_a_10ball_match_keyed_on_the_keypad_gets_its_sheet(tmp_path):
     assert ali["push_outs"] == 1 and burak["push_outs"] == 0          # T5
     assert (ali["racks"], burak["racks"]) == (1, 2) and burak["dry_breaks"] == 1
     assert "10-ball: score sheet" in text and "Push outs" in text
+
+
+# ---------------------------------------------------------------- the records' times
+
+SET = 1796278852  # 2026-12-03 06:20:52 UTC
+PICO_BOOT = 1609459200  # a Pico's clock after a hard boot: never set
+
+
+def _timed_journal(root, timed):
+    # A journal in root of [(event, time or None)] played with the board's clock at each time.
+    from firmware import rtc
+
+    was = rtc.read
+    try:
+        m = Match(Journal(str(root)))
+        for ev, t in timed:
+            rtc.read = lambda t=t: PICO_BOOT if t is None else t
+            rtc.mark()
+            m.apply(ev)
+        m.log.close()
+    finally:
+        rtc.read = was
+        rtc.mark()
+    return str(root)
+
+
+def _journal_sheet(tmp_path, folder, **kw):
+    out = str(tmp_path / "out")
+    written, _, errors = scoresheet.make_sheets([folder], out, err=_Null(), **kw)
+    assert errors == []
+    name = os.path.basename(written[0])[:-5]
+    with open(os.path.join(out, name + ".json"), encoding="utf-8") as f:
+        rec = json.load(f)
+    doc = _page(os.path.join(out, name + ".html"))
+    return rec, _cells(doc), "".join(doc.itertext())
+
+
+@pytest.fixture
+def utc(monkeypatch):
+    import time
+
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+CLOCKED9 = [({"t": "new", "game": "9ball", "players": ["Ali", "Veli"], "race": [1, 1],
+              "clock": "wpa"}, SET),
+            ({"t": "lag", "breaker": 0}, SET + 10),
+            ({"t": "shot", "first": 1, "break_rails": 4, "rail": True}, SET + 40),  # Ali: 30 s
+            ({"t": "shot", "first": 1, "rail": True}, SET + 75),  # Veli: a miss, 35 s
+            ({"t": "ext"}, SET + 80),  # Ali takes his extension (K3)
+            ({"t": "shot", "first": 1, "pots": [9], "rail": True}, SET + 130)]  # Ali: 55 s, N2
+
+
+def test_a_timed_journal_gives_the_date_duration_and_each_players_time_a_shot(tmp_path, utc):
+    folder = _timed_journal(tmp_path / "match", CLOCKED9)
+    r = journal_read.read_journal(folder)
+    assert r.started == SET and r.last == SET + 130 and r.clock() == "set"
+    assert r.times == [t for _, t in CLOCKED9]
+    rec, cells, text = _journal_sheet(tmp_path, folder)
+    assert rec["clock"] == "set" and rec["shot_clock"] and rec["date"] == "2026-12-03"
+    assert rec["time"]["start"] == SET and rec["time"]["end"] == SET + 130
+    assert rec["time"]["duration_s"] == 130 and rec["time"]["start_utc"] == "2026-12-03T06:20:52Z"
+    ali, veli = rec["stats"]
+    assert (ali["shot_time_average"], ali["shots_timed"], ali["extensions"]) == (42.5, 2, 1)
+    assert (veli["shot_time_average"], veli["shots_timed"], veli["extensions"]) == (35.0, 1, 0)
+    assert rec["racks"][0]["ended_at"] == SET + 130
+    assert cells[("date", None, None)] == ["2026-12-03"]
+    assert cells[("played", None, None)] == ["2026-12-03 06:20 +00 \u2013 06:23"]
+    assert cells[("duration", None, None)] == ["0:02:10"]
+    assert cells[("shot_time_average", "0", None)] == ["42.50"]
+    assert cells[("extensions", "0", None)] == ["1"]
+    assert cells[("ended", None, "1")] == ["06:23"]
+    assert "Average time a shot (seconds)" in text
+    rows = list(csv.DictReader(io.StringIO(scoresheet.csv_text(rec))))
+    assert rows[0]["ended_utc"] == "2026-12-03T06:23:02Z"
+
+
+def test_the_clock_off_or_never_set_shows_no_times(tmp_path, utc):
+    # The board's clock never set: its records say so, and the sheet carries no made-up date.
+    unset = [(ev, None) for ev, _ in CLOCKED9]
+    folder = _timed_journal(tmp_path / "match", unset)
+    assert journal_read.read_journal(folder).clock() == "not set"
+    rec, cells, text = _journal_sheet(tmp_path, folder)
+    assert rec["clock"] == "not set" and rec["date"] is None
+    assert rec["time"]["start"] is None and rec["time"]["duration_s"] is None
+    assert cells[("date", None, None)] == ["clock not set"]
+    assert ("played", None, None) not in cells and ("ended", None, "1") not in cells
+    assert rec["stats"][0]["shot_time_average"] is None and rec["stats"][0]["extensions"] == 1
+    # --date still names the day
+    rec, cells, _ = _journal_sheet(tmp_path, folder, date="2026-05-14")
+    assert cells[("date", None, None)] == ["2026-05-14"]
+    # a 14.1 match without the shot clock: no time a shot; each inning's end at its last shot
+    evs = [({"t": "new", "game": "14.1", "players": ["Ali", "Veli"], "target": [50, 50]}, SET),
+           ({"t": "lag", "breaker": 0}, SET + 5),
+           ({"t": "shot", "first": 1, "break_rails": 2, "cue_rail": True, "rail": True},
+            SET + 65),
+           ({"t": "shot", "first": 1, "rail": True}, SET + 125)]
+    folder = _timed_journal(tmp_path / "m141", evs)
+    rec, cells, text = _journal_sheet(tmp_path, folder)
+    assert not rec["shot_clock"] and "shot_time_average" not in rec["stats"][0]
+    assert "Average time a shot" not in text
+    assert [e["ended_at"] for e in rec["innings"]] == [SET + 65, SET + 125]
+    assert cells[("ended", "1", "1")] == ["06:22"]
+    assert rec["time"]["end"] == SET + 125 and rec["time"]["duration_s"] == 125  # (not over)
