@@ -29,11 +29,11 @@ $(STAMP): requirements-dev.txt
 	$(BIN)/python -m pip install --quiet --no-deps --target $(VENV)/mpstubs -r $(VENV)/req-stubs.txt
 	touch $@
 
-# Two pytest-xdist workers; each test file runs whole in one worker (--dist loadgroup: its
-# module fixtures, one virtual Pico or one frozen VM build, serve all its tests) but for the
-# files of long independent tests, shared test by test, and the longest start first
-# (tests/conftest.py's groups and order).
-XDIST := -n 2 --dist loadgroup --no-loadscope-reorder
+# Two pytest-xdist workers; each test file runs whole in one worker (its module fixtures, one
+# virtual Pico or one frozen VM build, serve all its tests) but for the files of long
+# independent tests, shared test by test, and the longest start first (tests/conftest.py's
+# scheduler and order).
+XDIST := -n 2 --dist loadfile --no-loadscope-reorder
 test: venv node_modules
 	$(BIN)/python -m pytest -q $(XDIST) tests
 

@@ -64,9 +64,9 @@ SLOW = ("test_journal_torn.py::test_power_cut_at_every_byte", "test_journal_nor.
         "test_boot.py::", "test_at_repl.py::", "test_keys_fuzz.py::", "test_properties.py::",
         "test_mash.py::", "test_roundtrip.py::", "test_screens.py::test_the_simulators",
         "test_net_mp.py::", "test_net_faults_mp.py::")
-# Under pytest-xdist (--dist loadgroup) each test file runs whole in one worker, so that its
-# module fixtures (one virtual Pico, one frozen VM build, one recorded match) serve all its
-# tests, but for these files of long independent tests, which the two workers share test by test.
+# Under pytest-xdist each test file runs whole in one worker, so that its module fixtures (one
+# virtual Pico, one frozen VM build, one recorded match) serve all its tests, but for these files
+# of long independent tests, which the two workers share test by test (_Scopes, below).
 SPREAD = ("test_journal_torn.py", "test_properties.py", "test_views_essentials.py",
           "test_mash.py", "test_roundtrip.py", "test_micropython.py", "test_journal_damage.py",
           "test_keys_fuzz.py", "test_scenarios.py")
@@ -90,12 +90,23 @@ def _rank(item):
     return FIRST.index(f) if f in FIRST else len(FIRST)
 
 
-@pytest.hookimpl(tryfirst=True)  # (before xdist reads the groups)
+@pytest.hookimpl(optionalhook=True)  # (a hook of xdist's: none without it, -p no:xdist)
+def pytest_xdist_make_scheduler(config, log):
+    # xdist's scheduling by scope (--no-loadscope-reorder: in the order below), a scope a file
+    # but a scope a test in the SPREAD files.
+    from xdist.scheduler import LoadScopeScheduling
+
+    class _Scopes(LoadScopeScheduling):
+        def _split_scope(self, nodeid):
+            f = nodeid.split("::", 1)[0]
+            return nodeid if f.rsplit("/", 1)[-1] in SPREAD else f
+
+    return _Scopes(config, log)
+
+
 def pytest_collection_modifyitems(items):
     for item in items:
         rel, f = _rel(item), _file(item)
-        if f not in SPREAD:
-            item.add_marker(pytest.mark.xdist_group(f))
         if any(b in rel for b in BUDGET):
             item.add_marker(pytest.mark.budget)
         if f in VPICO:
