@@ -12,7 +12,8 @@ from host_tools.fakehw import decoder, screen_text
 
 HEAP = "136K"  # the short test matches with the match in RAM: the OLED 9-ball one and the SH1106
 # Turkish 14.1 one need 121-124 KB, most of it the code from .mpy files (the 64 KB budget is met
-# with the firmware frozen: tests/test_app_frozen.py); a heap that can't grow fails on fragmentation a few KB either side
+# with the firmware frozen: tests/test_app_frozen.py); a heap that can't grow fails on fragmentation a
+# few KB either side
 
 
 # The app's modules, which mp_app loads as boards/main.py does (firmware.boot.APP), and each
