@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from host_tools import mpy
+from host_tools.club import broker
 
 LIB = Path(mpy.ROOT).parent / "shared" / "micropython-lib" / "micropython" / "umqtt.simple"
 EXE = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
@@ -21,12 +22,6 @@ USERS = {"t1": "pw1", "t2": "pw2", "room": "pwr"}
 
 def have_mosquitto():
     return Path(EXE).exists() and bool(shutil.which("mosquitto_sub"))
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Broker:
@@ -38,7 +33,7 @@ class Broker:
     def __init__(self, d, persist=False):
         self.d = Path(d)
         self.d.mkdir(parents=True, exist_ok=True)
-        self.port = free_port()
+        self.port = broker.free_port()
         pw = self.d / "passwd"
         pw.write_text("")
         for u, p in USERS.items():

@@ -2,66 +2,22 @@
 # 127.0.0.1 (password file and ACL: each table's user publishes under its own table only,
 # anonymous refused), started and stopped here; the subscriber is mosquitto_sub.
 import json
-import shutil
-import socket
 import subprocess
 import time
-from pathlib import Path
 
 import pytest
 
 from host_tools import mpy
+from tests import netboard
 from tests.matchkeys import match_keys
+from tests.netboard import LIB, USERS
 
-LIB = Path(mpy.ROOT).parent / "shared" / "micropython-lib" / "micropython" / "umqtt.simple"
-EXE = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-pytestmark = pytest.mark.skipif(not Path(EXE).exists() or not shutil.which("mosquitto_sub"),
+pytestmark = pytest.mark.skipif(not netboard.have_mosquitto(),
                                 reason="mosquitto is not installed (.ci/run installs it)")
-USERS = {"t1": "pw1", "t2": "pw2", "room": "pwr"}
 
 
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Broker:
-    def __init__(self, d):
-        self.d = d
-        self.port = _free_port()
-        pw = d / "passwd"
-        pw.write_text("")
-        for u, p in USERS.items():
-            subprocess.run(["mosquitto_passwd", "-b", str(pw), u, p], check=True)
-        acl = "".join("user t%d\ntopic write pool/c/table/%d/#\n"
-                      "topic write homeassistant/sensor/pool_c_t%d_score/config\n"
-                      "topic write homeassistant/sensor/pool_c_t%d_players/config\n"
-                      "topic write homeassistant/sensor/pool_c_t%d_shooter/config\n"
-                      % ((n,) * 5) for n in (1, 2)) + "user room\ntopic read #\n"
-        (d / "acl").write_text(acl)
-        (d / "m.conf").write_text(
-            "listener %d 127.0.0.1\nallow_anonymous false\npassword_file %s\nacl_file %s\n"
-            "persistence false\nuser root\n" % (self.port, pw, d / "acl"))
-        self.proc = None
-
-    def start(self):
-        self.proc = subprocess.Popen([EXE, "-c", str(self.d / "m.conf")],
-                                     stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", self.port), 0.2).close()
-                return self
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("mosquitto did not start")
-
-    def stop(self):
-        if self.proc is not None:
-            self.proc.kill()
-            self.proc.wait()
-            self.proc = None
-
+class Broker(netboard.Broker):
+    # (tests/netboard.py's, without persistence) and mosquitto_sub as a subscriber
     def sub(self, topic="#", user="room", n=None):
         args = ["mosquitto_sub", "-p", str(self.port), "-t", topic, "-v", "-q", "1"]
         if user:
