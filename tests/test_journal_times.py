@@ -4,24 +4,11 @@
 # gives no time at all; older layouts read as before, without times.
 import os
 
-from firmware import journal, rtc
+from firmware import journal
 from firmware.journal import Journal
 from firmware.match import Match
 from tests.helpers import break_141_ok, break_dry, lag, new, scratch_dir, shot
-
-SET = 1796278852  # 2026-12-03 06:20:52 UTC
-PICO_BOOT = 1609459200  # a Pico's RTC after a hard boot: never set
-_READ = rtc.read
-
-
-def _at(t):
-    rtc.read = lambda: t
-    rtc.mark()
-
-
-def _done():
-    rtc.read = _READ
-    rtc.mark()
+from tests.test_rtc import PICO_BOOT, SET, clock_at, clock_back
 
 
 def _b36(n):
@@ -45,7 +32,7 @@ def _play(root, times, evs=EVS):
     # The events applied on a journal in root, each at its time (None: the clock never set).
     m = Match(Journal(root))
     for ev, t in zip(evs, times):
-        _at(PICO_BOOT if t is None else t)
+        clock_at(PICO_BOOT if t is None else t)
         m.apply(ev)
     m.log.close()
     return m
@@ -71,7 +58,7 @@ def test_record_0_holds_the_time_and_the_others_the_seconds_since():
                                            SET + 1340]
         j.close()
     finally:
-        _done()
+        clock_back()
 
 
 def test_a_clock_never_set_gives_records_without_a_time():
@@ -87,7 +74,7 @@ def test_a_clock_never_set_gives_records_without_a_time():
         assert again.state() == m.state()  # (the same match, read back)
         j.close()
     finally:
-        _done()
+        clock_back()
 
 
 def test_a_match_begun_before_the_clock_was_set_gets_its_own_times():
@@ -102,56 +89,53 @@ def test_a_match_begun_before_the_clock_was_set_gets_its_own_times():
         assert [j.at(r) for r in recs] == [None, None, SET, SET + 30]
         j.close()
     finally:
-        _done()
+        clock_back()
+
+
+def _resumed(root, t, ev):
+    # The journal at root resumed with the board's clock at t, ev applied and closed; its last
+    # record read back, and that record's time (Journal.at).
+    clock_at(t)
+    m = Match(Journal(root).open())
+    m.rebuild()
+    m.apply(ev)
+    m.log.close()
+    j = Journal(root).open()
+    r = list(j.records(len(j) - 1, len(j)))[0]
+    at = j.at(r)
+    j.close()
+    return r, at
 
 
 def test_a_resumed_journal_counts_from_record_0_and_a_clock_gone_back_writes_its_own():
     root = scratch_dir("jt_resume")
     try:
         _play(root, [SET, SET + 10], EVS[:2])
-        _at(SET + 500)
+        clock_at(SET + 500)
         m = Match(Journal(root).open())
         m.rebuild()
         m.apply(EVS[2])
-        _at(PICO_BOOT)  # a power cut: the Pico's clock at 2021, never set since
-        m = Match(Journal(root).open())
-        m.rebuild()
-        m.apply(EVS[3])
-        m.log.close()
+        _resumed(root, PICO_BOOT, EVS[3])  # a power cut: the Pico's clock at 2021, never set
         j = Journal(root).open()
         assert [r[4] for r in j.records(0, 4)] == [SET, 10, 500, None]  # (2: from record 0)
         j.close()
-        _at(SET - 100)  # a clock set before the match's start: its own time, not a delta
-        m = Match(Journal(root).open())
-        m.rebuild()
-        m.apply(shot(first=1))
-        m.log.close()
-        j = Journal(root).open()
-        r = list(j.records(4, 5))[0]
-        assert r[4] == SET - 100 and j.at(r) == SET - 100
-        j.close()
-        _at(SET + 700)  # record 5 counts from record 4, its file's first
-        m = Match(Journal(root).open())
-        m.rebuild()
-        m.apply(shot(first=1))
-        m.log.close()
-        j = Journal(root).open()
-        r = list(j.records(5, 6))[0]
-        assert r[4] == 800 and j.at(r) == SET + 700
-        j.close()
+        r, at = _resumed(root, SET - 100, shot(first=1))  # a clock set before the match's
+        assert r[4] == SET - 100 and at == SET - 100  # start: its own time, not a delta
+        r, at = _resumed(root, SET + 700, shot(first=1))  # counts from record 4, its file's first
+        assert r[4] == 800 and at == SET + 700
     finally:
-        _done()
+        clock_back()
 
 
 def test_a_pack_keeps_the_times():
     root = scratch_dir("jt_pack")
     try:
         m = Match(Journal(root))
-        _at(SET)
+        clock_at(SET)
         m.apply(new("14.1", target=[150, 150]))
         m.apply(lag(0))
         for i in range(52):
-            _at(SET + 20 * i + 20)
+            clock_at(SET + 20 * i + 20)
             m.apply(break_141_ok() if i == 0 else shot(first=1, rail=True))
         m.log.tidy()
         m.log.close()
@@ -164,7 +148,7 @@ def test_a_pack_keeps_the_times():
         assert want == SET + 20 * 53
         j.close()
     finally:
-        _done()
+        clock_back()
 
 
 def test_older_layouts_read_without_times():
@@ -199,7 +183,7 @@ def test_a_time_on_each_record_allocates_nothing_more():
     try:
         got = []
         for t in (PICO_BOOT, SET):
-            _at(t)
+            clock_at(t)
             m = Match(Journal(root + "/" + str(t)))
             m.apply(new("14.1", target=[150, 150]))
             m.apply(lag(0))
@@ -214,4 +198,4 @@ def test_a_time_on_each_record_allocates_nothing_more():
             m.log.close()
         assert got[1] <= got[0], got
     finally:
-        _done()
+        clock_back()

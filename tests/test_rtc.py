@@ -10,13 +10,14 @@ SET = 1796278852  # 2026-12-03 06:20:52 UTC
 PICO_BOOT = 1609459200  # 2021-01-01 00:00 UTC: a Pico's RTC after every hard boot
 
 
-def _with(t):
-    # The RTC reading t (seconds since 1970) from now on.
+def clock_at(t):
+    # The RTC reading t (seconds since 1970) from now on (tests/test_journal_times.py too).
     rtc.read = lambda: t
     rtc.mark()
 
 
-def _restore():
+def clock_back():
+    # The RTC read as the port reads it again.
     rtc.read = _READ
     rtc.mark()
 
@@ -26,41 +27,41 @@ _READ = rtc.read
 
 def test_the_ports_epoch_is_1970_in_what_now_gives():
     # time.time() counts from 2000 on some ports, from 1970 on others: now() is from 1970.
-    _restore()
+    clock_back()
     try:
         t = rtc.now()
         assert t == 0 or abs(t - (int(time.time()) + rtc._OFF)) <= 2
         y = time.gmtime(rtc.read() - rtc._OFF)[0]
         assert rtc.now() == 0 if y < 2025 else rtc.now() > rtc.EPOCH
     finally:
-        _restore()
+        clock_back()
 
 
 def test_a_clock_before_2025_was_never_set():
     try:
-        _with(PICO_BOOT)
+        clock_at(PICO_BOOT)
         assert rtc.clock() == -1 and rtc.now() == 0
-        _with(rtc.EPOCH - 1)
+        clock_at(rtc.EPOCH - 1)
         assert rtc.now() == 0
-        _with(rtc.EPOCH)
+        clock_at(rtc.EPOCH)
         assert rtc.clock() == 0 and rtc.now() == rtc.EPOCH
     finally:
-        _restore()
+        clock_back()
 
 
 def test_a_set_clock_gives_seconds_since_1970():
     try:
-        _with(SET)
+        clock_at(SET)
         assert rtc.clock() == SET - rtc.EPOCH
         assert rtc.now() == SET
         assert time.gmtime(rtc.now() - rtc._OFF)[:6] == (2026, 12, 3, 6, 20, 52)
     finally:
-        _restore()
+        clock_back()
 
 
 def test_the_clock_follows_the_ticks_once_read():
     try:
-        _with(SET)
+        clock_at(SET)
         a = rtc.clock()
         rtc.read = lambda: PICO_BOOT  # (not read again within the day: the ticks count)
         time.sleep(1.1)
@@ -69,12 +70,12 @@ def test_the_clock_follows_the_ticks_once_read():
         rtc.mark()  # read again: the new reading counts
         assert rtc.clock() == -1
     finally:
-        _restore()
+        clock_back()
 
 
 def test_reading_the_clock_allocates_nothing():
     try:
-        _with(SET)
+        clock_at(SET)
         rtc.clock()
         alloc = getattr(gc, "mem_alloc", None)  # (MicroPython's: measured on the VM)
         gc.collect()
@@ -84,17 +85,17 @@ def test_reading_the_clock_allocates_nothing():
         b = alloc() if alloc else 0
         assert b - a == 0, b - a
     finally:
-        _restore()
+        clock_back()
 
 
 def test_set_utc_sets_the_clock_and_says_ntp():
     was = rtc.ntp
     try:
-        _with(PICO_BOOT)
+        clock_at(PICO_BOOT)
         rtc.set_utc(SET, True)
         assert abs(rtc.now() - SET) <= 1 and rtc.ntp
         rtc.set_utc(PICO_BOOT)  # (a time before 2025: not set)
         assert rtc.now() == 0
     finally:
         rtc.ntp = was
-        _restore()
+        clock_back()
