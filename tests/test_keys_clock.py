@@ -3,17 +3,10 @@
 # zero, and what the screens show; time comes in as the app's ticks (Controller.tick).
 from firmware import events, setup, shotclock, store, views
 from firmware.ui import Controller
+from tests.test_ui import press
 
 WPA = shotclock.PROFILES["wpa"]
 TV = shotclock.PROFILES["tv"]
-
-
-def press(c, keys):
-    for k in keys.split():
-        kind = "press"
-        if k.startswith("long:"):
-            kind, k = "long", k[5:]
-        c.key(kind, k)
 
 
 def row(c, field):

@@ -11,17 +11,13 @@ from firmware.app import new_controller
 from firmware.store import Store
 from firmware.ui import Controller
 from tests.helpers import scratch_dir
+from tests.test_ui import press
 
 
 def _ctl(layout="keypad", pin: "str | None" = "2468", game="9ball"):
     c = Controller(layout, "en", game)
     c.pin = pin
     return c
-
-
-def press(c, keys):
-    for k in keys.split():
-        c.key("long" if k[:5] == "long:" else "press", k[5:] if k[:5] == "long:" else k)
 
 
 def _screen(c, kind="oled") -> Any:
