@@ -130,7 +130,8 @@ class App:
             self.page += 1
             self.t_page = now
             m = ctl.model()
-            m["link"] = self.link
+            if self.net is not None:
+                m["link"] = self.link
             show(self.hw.display, views.render(m, self.kind, self.page))
         elif wall is not None:
             wall.tick(now)  # a wall panel's blinking marks

@@ -705,7 +705,7 @@ class Journal:
         """The time of record rec (from records()): seconds since 1970 UTC, or None when the
         board's clock was not set (or record 0, which a later record counts from, is
         unreadable)."""
-        s = rec[4] if len(rec) > 4 else None  # (a record held in RAM: not yet stamped)
+        s = rec[4]  # (None: a record held in RAM, not yet stamped, or none)
         if s is None or s >= rtc.EPOCH:
             return s
         q = rec[0]
