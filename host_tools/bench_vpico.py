@@ -45,7 +45,9 @@ from host_tools.mpy import ROOT
 # the screens that change most: three fouls in a row by P2 (the warning after the second, the
 # 15-point penalty and the new rack after the third), and a run of four balls
 KEYS: list[str] = list("2 5 1 B A A B 1 2 A C B * B A B C B C B C 3 A 1 2 3 4 A B A".split())
-WINDOW_MS = 600  # emulated time given to each key: its screen is up long before
+# Emulated time given to each key: its screen and its record (the mark cleared) are out within
+# 100 ms of its contact, its release debounced by 115 ms.
+WINDOW_MS = 300
 
 
 def frames_after(events, t0, t1=None):

@@ -359,6 +359,15 @@ def plan(info: dict, files: dict[str, Path]) -> tuple[list[str], list[str], dict
     return copy, remove, new
 
 
+def laid_out(tree: Path, board: str, options: dict | None = None) -> dict[str, bytes]:
+    """{path on the board: content} of everything a deploy to a blank board leaves there, its
+    manifest included: for a filesystem image made on the host (tests/test_vpico_devices.py)."""
+    files = files_for(tree, board, options)
+    out = {dest: src.read_bytes() for dest, src in files.items()}
+    out[MANIFEST] = json.dumps(plan({}, files)[2], sort_keys=True, separators=(",", ":")).encode()
+    return out
+
+
 def _blocks(n: int, bsize: int) -> int:
     return (n + bsize - 1) // bsize
 

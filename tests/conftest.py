@@ -69,7 +69,7 @@ SLOW = ("test_journal_torn.py::test_power_cut_at_every_byte", "test_journal_nor.
 # of long independent tests, which the two workers share test by test (_Scopes, below).
 SPREAD = ("test_journal_torn.py", "test_properties.py", "test_views_essentials.py",
           "test_mash.py", "test_roundtrip.py", "test_micropython.py", "test_journal_damage.py",
-          "test_keys_fuzz.py", "test_scenarios.py")
+          "test_keys_fuzz.py", "test_scenarios.py", "test_vpico_devices.py")
 # Files that keep one worker busy longest go first, so that the other worker takes the many
 # short tests meanwhile (xdist's own reorder, by test count, is off: --no-loadscope-reorder).
 FIRST = VPICO + ("test_app_frozen.py", "test_properties.py", "test_journal_torn.py",

@@ -167,8 +167,30 @@ def test_keypad_identifies_each_of_16_keys():
         script += press_script(m.switch(key), 100 + 300 * i, 100, bounces=1)
     ev = _events(run(k, script, 300 * 16 + 500))
     assert ev == [("press", key) for key in "123A456B789C*0#D"]
-    assert m.multi_low == 0  # one row driven low at a time
+    assert m.multi_low == 0  # a key read with its row alone low (or every row, at rest)
     assert [p.level for p in m.rows] == [1, 1, 1, 1]
+
+
+def test_keypad_at_rest_reads_each_column_once_a_pass():
+    # Every key released and settled: one read a column, all rows low, and no full scan; a key
+    # in contact, and until it is at rest again after its release, the 16 reads of the full
+    # scan follow; the press is the same.
+    k, m = _keypad()
+
+    def reads(now):
+        n = m.reads
+        ev = k.poll(now)
+        assert [p.level for p in m.rows] == [1, 1, 1, 1]
+        return m.reads - n, ev
+
+    assert reads(0) == (4, None)
+    m.press("6")
+    assert reads(1) == (4 + 16, None)
+    assert reads(40) == (4 + 16, None)  # held past its debounce
+    m.release("6")
+    assert reads(60) == (4 + 16, None)  # released: its release's debounce runs
+    assert reads(100) == (4 + 16, ("press", "6"))
+    assert reads(101) == (4, None)
 
 
 def test_keypad_custom_keymap_and_long():

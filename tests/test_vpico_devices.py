@@ -5,12 +5,12 @@
 # keyed on the emulated buttons shows the host simulator's screens and leaves on flash the state
 # the rules core gives for its events.
 #
-# The module's boards start from one flash that a blank board got from `make deploy`'s code
-# (the module fixture `base`); each test then deploys its options to a copy of it (the
-# deploy copies board.py only), so that a kind costs a few seconds, not a whole deploy.
-# VPICO_BLANK=1: every test deploys the whole build to a blank board instead (slower).
+# The module's boards start from one flash that holds the build as `make deploy` lays it out,
+# written by littlefs-python (the module fixture `base`; test_deploy.py deploys with mpremote to
+# a blank board); each test writes its profile options' board.py into a copy of it the same
+# way, but the buttons' match, which deploys them with `make deploy`'s code (the deploy copies
+# board.py only): a kind costs a boot, not a deploy.
 import json
-import os
 import shutil
 import time
 
@@ -33,42 +33,35 @@ FIGURES: dict = {}
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory, board_build):
-    # A blank board with the default profile gets the whole build (the snapshot every board of
-    # the module starts from); what the deploy said is kept for test_blank_board_gets_the_build.
+    # The build with the default profile, on a blank board's flash (the snapshot every board of
+    # the module starts from).
     tmp = tmp_path_factory.mktemp("vpdev")
     tree = board_build
     flash = tmp / "base.bin"
-    t0 = time.monotonic()
-    with vpico.VPico(flash=flash, fresh=True) as b:
-        res = deploy.deploy(b.pty, "pico", tree=tree, out=lambda s: None)
-        b.wait_boot(1 + res["resets"])
-        rows = b.wait_text("New match", timeout=120)
-    FIGURES["blank deploy + boot, wall s"] = round(time.monotonic() - t0, 1)
-    yield {"tmp": tmp, "tree": tree, "flash": flash, "deployed": res, "rows": rows}
+    vpico.VPico(flash=flash).put_files(deploy.laid_out(tree, "pico"))
+    yield {"tmp": tmp, "tree": tree, "flash": flash}
     bench_vpico.save_test_figures("test_vpico_devices", FIGURES)  # make bench-pico prints them
-
-
-def test_blank_board_gets_the_build(base):
-    # The whole build went on the blank board, which boots to the new-match screen.
-    assert len(base["deployed"]["copied"]) == len(deploy.files_for(base["tree"], "pico"))
-    assert any("New match" in r for r in base["rows"]), base["rows"]
 
 
 NACKS = {}  # _board's name -> the I2C NACKs the emulator counted before its deploy
 
 
-def _board(base, name, display, wall=None, options=None, layout="keypad"):
-    """A started VPico with the devices of (display, wall), on a copy of the deployed flash,
-    after a deploy of those profile options (board.py only)."""
+def _board(base, name, display, wall=None, options=None, layout="keypad", deployed=False):
+    """A started VPico with the devices of (display, wall), on a copy of the base flash with
+    the board.py of those profile options: written into the flash before it starts, or, if
+    deployed, put there by `make deploy`'s code on the running board."""
     flash = base["tmp"] / (name + ".bin")
-    blank = bool(os.environ.get("VPICO_BLANK"))
-    if not blank:
-        shutil.copyfile(base["flash"], flash)
+    shutil.copyfile(base["flash"], flash)
     opts = {"display": display, "input": layout}
     if wall:
         opts["wall"] = wall
     opts.update(options or {})
-    b = vpico.VPico(flash=flash, fresh=blank, display=display, wall=wall).start()
+    b = vpico.VPico(flash=flash, display=display, wall=wall)
+    NACKS[name] = 0
+    if not deployed:
+        b.put_files({"board.py": deploy.laid_out(base["tree"], "pico", opts)["board.py"]})
+        return b.start()
+    b.start()
     try:
         # Let the board's main.py get going first (as a board plugged in a moment ago): the app
         # with its watchdog, or (the old board.py's OLED missing) the REPL after its error.
@@ -89,10 +82,7 @@ def _board(base, name, display, wall=None, options=None, layout="keypad"):
         except deploy.DeployError:  # mpremote's 20 s for the probe, on a busy host: once more
             b.wait(1000)
             res = attempt()
-        if blank:
-            assert len(res["copied"]) == len(deploy.files_for(base["tree"], "pico"))
-        else:
-            assert res["copied"] == ["board.py"], res["copied"]
+        assert res["copied"] == ["board.py"], res["copied"]
     except BaseException:
         b.stop()
         raise
@@ -162,7 +152,7 @@ def test_new_match_screen_on_each_device(base, display, wall, lang):
         if display not in vpico.WALLS:
             assert any(rows)
         st = b.stats()
-        assert st["kind"] == display and st["i2cNacks"] == NACKS[name]  # (none since the deploy)
+        assert st["kind"] == display and st["i2cNacks"] == NACKS[name]  # none: no device absent
         png = base["tmp"] / ("%s-%s.png" % (display, lang))
         assert b.png(png).startswith("ok") and png.read_bytes()[:4] == b"\x89PNG"
         # boot to the first screen complete: the last display or wall write of this boot
@@ -202,7 +192,8 @@ def _board_events(b, tmp):
 
 
 def test_a_match_keyed_on_the_buttons(base):
-    b = _board(base, "buttons", "lcd20", "neopixel", {"game": "9ball"}, layout="buttons")
+    b = _board(base, "buttons", "lcd20", "neopixel", {"game": "9ball"}, layout="buttons",
+               deployed=True)
     try:
         s = sim.Sim(display="lcd20", layout="buttons", game="9ball", wall="neopixel")
         _same_screen(b, s)

@@ -360,6 +360,36 @@ class VPico:
         finally:
             fs.unmount()
 
+    def put_files(self, files: dict[str, bytes]) -> None:
+        """Write files (board path: content; their folders made) into the board's littlefs on
+        its flash file, with littlefs-python, as mpremote's cp would leave them; a board with
+        no flash file yet gets a blank flash, its filesystem formatted as the rp2 port formats
+        it. For a board not running (before start(), or after stop())."""
+        if self.proc is not None:
+            raise RuntimeError("virtual Pico: put_files needs the board stopped")
+        from littlefs import LittleFS, UserContext
+
+        new = not self.flash.exists()
+        flash = bytearray(b"\xff" * FS_END) if new else bytearray(self.flash.read_bytes())
+        data = flash[FS_START:FS_END]
+        fs = LittleFS(context=UserContext(buffer=data), block_size=4096,
+                      block_count=len(data) // 4096, read_size=32, prog_size=32,
+                      lookahead_size=32, mount=not new)
+        if new:
+            fs.format()
+            fs.mount()
+        try:
+            for path, content in files.items():
+                folder = path.strip("/").rpartition("/")[0]
+                if folder:
+                    fs.makedirs(folder, exist_ok=True)
+                with fs.open(path, "wb") as f:
+                    f.write(content)
+        finally:
+            fs.unmount()
+        flash[FS_START:FS_END] = data
+        self.flash.write_bytes(flash)
+
     def listdir(self, path: str = "/") -> list[str]:
         with self.filesystem() as fs:
             return fs.listdir(path)
