@@ -2,6 +2,7 @@
 # every byte of every write the journal makes, the rest of that write left as 0xFF, 0x00 or
 # garbage; recovery must give the state before or after the event in flight, never an exception.
 # The journal runs on an in-memory filesystem (MemFS) that records each write as it is made.
+import bisect
 import contextlib
 import json
 
@@ -9,16 +10,19 @@ import pytest
 
 from firmware import journal
 from firmware.match import Match
+from firmware.mem import unload
 from tests.helpers import long_141
 
 
 class MemFile:
     def __init__(self, fs, path, mode):
         self.fs, self.path, self.mode = fs, path, mode
-        if "w" in mode:
-            fs.files[path] = b""
-        elif "a" in mode:
-            fs.files.setdefault(path, b"")
+        if "w" in mode or "a" in mode:
+            if path not in fs.files:
+                fs.named(path, True)
+                fs.files[path] = b""
+            elif "w" in mode:
+                fs.files[path] = b""
         elif path not in fs.files:
             raise OSError(2, "no such file: " + path)
         self.pos = 0
@@ -68,12 +72,32 @@ class MemFile:
 
 class MemFS:
     """Files and folders in a dict, with os's calls as the journal uses them. wrote(path, data)
-    is called before each write lands (a test hooks it)."""
+    is called before each write lands (a test hooks it). names: each folder's sorted names,
+    made at the first listdir, kept as files come and go, made anew when a folder does; a copy
+    shares them until it changes one (a recovery lists the same folders several times, and the
+    cuts of one write all start from the same names)."""
 
-    def __init__(self, files=None, dirs=None):
+    def __init__(self, files=None, dirs=None, names=None):
         self.files = dict(files or {})
         self.dirs = set(dirs or ("",))
         self.hook = None
+        self.names = names
+
+    def named(self, path, new):
+        # File path comes (new) or goes: its folder's names changed in a list of this fs's own.
+        if self.names is None:
+            return
+        i = path.rfind("/")
+        folder, name = path[:i], path[i + 1:]
+        if folder not in self.names:
+            return
+        names = list(self.names[folder])
+        if new:
+            bisect.insort(names, name)
+        else:
+            names.remove(name)
+        self.names = dict(self.names)
+        self.names[folder] = names
 
     def wrote(self, path, data):
         if self.hook is not None:
@@ -87,13 +111,22 @@ class MemFS:
     def listdir(self, path):
         if path not in self.dirs:
             raise OSError(2, path)
-        n = len(path) + 1
-        return sorted({p[n:] for p in list(self.files) + list(self.dirs)
-                       if p.startswith(path + "/") and "/" not in p[n:]})
+        return list(self._names()[path])  # (a list of its own: the journal appends to one)
+
+    def _names(self):
+        if self.names is None:
+            names = {d: set() for d in self.dirs}
+            for p in list(self.files) + list(self.dirs):
+                i = p.rfind("/")
+                if i >= 0 and p[:i] in names:
+                    names[p[:i]].add(p[i + 1:])
+            self.names = {d: sorted(n) for d, n in names.items()}
+        return self.names
 
     def mkdir(self, path):
         if path in self.dirs or path in self.files:
             raise OSError(17, path)
+        self.names = None
         self.dirs.add(path)
 
     def stat(self, path):
@@ -105,18 +138,31 @@ class MemFS:
 
     def rename(self, a, b):
         if a in self.files:
+            self.named(a, False)
+            if b not in self.files:
+                self.named(b, True)
             self.files[b] = self.files.pop(a)
             return
         raise OSError(2, a)
 
     def remove(self, path):
         del self.files[path]
+        self.named(path, False)
 
     def rmdir(self, path):
+        self.names = None
         self.dirs.remove(path)
 
     def copy(self):
-        return MemFS(self.files, self.dirs)
+        return MemFS(self.files, self.dirs, self._names())
+
+
+def _keep(name):
+    # journal's unload while mounted: the board lets go of journal_fix after each open() to
+    # free its RAM; here it stays imported, as an import per recovery takes most of the time
+    # of the tests that recover a journal thousands of times.
+    if name != "journal_fix":
+        unload(name)
 
 
 @contextlib.contextmanager
@@ -124,9 +170,11 @@ def mounted(fs):
     saved = journal.os, getattr(journal, "open", None)
     journal.os = fs
     journal.open = fs.open  # pyright: ignore
+    journal.unload = _keep
     try:
         yield fs
     finally:
+        journal.unload = unload
         journal.os = saved[0]
         if saved[1] is None:
             del journal.open  # pyright: ignore
@@ -185,8 +233,10 @@ def test_power_cut_at_every_byte_of_every_write(recorded, part):
     cuts = 0
     for files, dirs, path, data, i in writes[part::SHARDS]:
         old = files.get(path, b"")
+        base = MemFS(files, dirs)
+        base.files[path] = old  # (each cut's copy shares its folders' names)
         for b in range(len(data)):
-            torn = MemFS(files, dirs)
+            torn = base.copy()
             torn.files[path] = old + data[:b] + FILLS[(b + i) % 3](len(data) - b)
             got = json.dumps(_recover(torn))
             assert got in (states[i], states[i + 1]), (i, path, b)
