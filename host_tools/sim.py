@@ -7,7 +7,7 @@ the 7-segment digits), as large as the terminal allows.
 
     python -m host_tools.sim [--display oled|sh1106|lcd|lcd16|digits|neopixel|matrix]
                              [--wall neopixel|matrix] [--input keypad|buttons]
-                             [--lang en|tr] [--game 14.1|8ball|9ball]
+                             [--lang en|tr] [--game 14.1|8ball|9ball|10ball]
                              [--keys FILE] [--shots DIR] [--state] [--size COLSxROWS]
 
 --display neopixel|matrix: the wall panel (a 32x8 WS2812B NeoPixel panel, or four MAX7219 8x8
@@ -44,7 +44,7 @@ import shutil
 import sys
 from typing import Any
 
-from firmware import stjson
+from firmware import events, stjson
 from firmware.app import Runner
 from host_tools import cli
 from host_tools.fakehw import (  # fakes: firmware/lib on sys.path
@@ -708,7 +708,7 @@ def main(argv=None):
                     help="the referee keypad or the six buttons (default keypad)")
     ap.add_argument("--lang", choices=("en", "tr"), default="en",
                     help="the language (default en)")
-    ap.add_argument("--game", choices=("14.1", "8ball", "9ball"), default="14.1",
+    ap.add_argument("--game", choices=events.GAMES, default="14.1",
                     help="the game a new match starts with (default 14.1)")
     ap.add_argument("--keys", metavar="FILE", help="play a key file headless")
     ap.add_argument("--shots", metavar="DIR", help="write PNG screenshots (with --keys)")

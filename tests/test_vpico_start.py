@@ -21,7 +21,7 @@ def _flash(tmp):
     nor, fs = norflash.new_fs(norflash.PICO_BLOCKS)
     tree = deploy.build(tmp / "board")
     with installed(fs) as shim:
-        for path, src in deploy.files_for(tree, "pico").items():
+        for path, data in deploy.laid_out(tree, "pico").items():
             parts = path.split("/")
             for i in range(1, len(parts)):
                 try:
@@ -29,7 +29,7 @@ def _flash(tmp):
                 except OSError:
                     pass
             with shim.open(path, "wb") as f:
-                f.write(src.read_bytes())
+                f.write(data)
         st = Store("")
         lengths = []
         for k in range(21):  # twenty short matches archived, and a long one being played

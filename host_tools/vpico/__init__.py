@@ -345,16 +345,14 @@ class VPico:
     @contextlib.contextmanager
     def filesystem(self):
         """The board's littlefs as it is on the flash file now, mounted read-only-by-use on a
-        copy (littlefs-python), without stopping the firmware: read it between writes.
+        copy (littlefs-python, host_tools.norflash), without stopping the firmware: read it
+        between writes.
 
             with board.filesystem() as fs: fs.listdir("/")
         """
-        from littlefs import LittleFS, UserContext
+        from host_tools import norflash
 
-        data = bytearray(self.flash.read_bytes()[FS_START:FS_END])
-        fs = LittleFS(context=UserContext(buffer=data), block_size=4096,
-                      block_count=len(data) // 4096, read_size=32, prog_size=32,
-                      lookahead_size=32, mount=True)
+        _, fs = norflash.mount(self.flash.read_bytes()[FS_START:FS_END])
         try:
             yield fs
         finally:
@@ -362,22 +360,19 @@ class VPico:
 
     def put_files(self, files: dict[str, bytes]) -> None:
         """Write files (board path: content; their folders made) into the board's littlefs on
-        its flash file, with littlefs-python, as mpremote's cp would leave them; a board with
-        no flash file yet gets a blank flash, its filesystem formatted as the rp2 port formats
-        it. For a board not running (before start(), or after stop())."""
+        its flash file, as mpremote's cp would leave them; a board with no flash file yet gets
+        a blank flash, its filesystem formatted as the rp2 port formats it (littlefs-python,
+        host_tools.norflash). For a board not running (before start(), or after stop())."""
         if self.proc is not None:
             raise RuntimeError("virtual Pico: put_files needs the board stopped")
-        from littlefs import LittleFS, UserContext
+        from host_tools import norflash
 
-        new = not self.flash.exists()
-        flash = bytearray(b"\xff" * FS_END) if new else bytearray(self.flash.read_bytes())
-        data = flash[FS_START:FS_END]
-        fs = LittleFS(context=UserContext(buffer=data), block_size=4096,
-                      block_count=len(data) // 4096, read_size=32, prog_size=32,
-                      lookahead_size=32, mount=not new)
-        if new:
-            fs.format()
-            fs.mount()
+        if self.flash.exists():
+            flash = bytearray(self.flash.read_bytes())
+            nor, fs = norflash.mount(bytes(flash[FS_START:FS_END]))
+        else:
+            flash = bytearray(b"\xff" * FS_END)
+            nor, fs = norflash.new_fs(norflash.PICO_BLOCKS)
         try:
             for path, content in files.items():
                 folder = path.strip("/").rpartition("/")[0]
@@ -387,7 +382,7 @@ class VPico:
                     f.write(content)
         finally:
             fs.unmount()
-        flash[FS_START:FS_END] = data
+        flash[FS_START:FS_END] = nor.buffer
         self.flash.write_bytes(flash)
 
     def listdir(self, path: str = "/") -> list[str]:
