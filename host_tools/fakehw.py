@@ -83,7 +83,7 @@ def decoder(kind, size=WALL_SIZE):
         from host_tools.fakes.lcd import LcdDecoder
 
         return LcdDecoder(20, 4) if kind == "lcd20" else LcdDecoder(16, 2)
-    from host_tools.fakes.oled import Ssd1306Decoder
+    from host_tools.fakes.oled_host import Ssd1306Decoder  # (oled's, faster on CPython)
 
     return Ssd1306Decoder(sh1106=kind == "sh1106")
 
@@ -97,9 +97,9 @@ def screen_text(kind, dec):
         return dec.text()
     if kind.startswith("lcd"):
         return dec.grid()
-    from host_tools.fakes import oled as fo
+    from host_tools.fakes import oled_host
 
-    return fo.read_text(dec.bitmap())
+    return oled_host.read_text(dec.bitmap())
 
 
 class WallDecoder:

@@ -4,6 +4,7 @@ from host_tools import glyph_art, shots
 from host_tools.fakes import lcd as fl
 from host_tools.fakes import max7219 as fm
 from host_tools.fakes import oled as fo
+from host_tools.fakes import oled_host
 
 import framebuf  # noqa: E402  (host_tools/hostlib/framebuf.py on CPython)
 from hypothesis import given  # noqa: E402
@@ -15,7 +16,8 @@ from firmware.drivers import lcd, oled  # noqa: E402
 from firmware.drivers.digits import Digits  # noqa: E402
 from firmware.drivers.lcd import Lcd  # noqa: E402
 from firmware.drivers.oled import Oled  # noqa: E402
-from firmware.drivers.oled_i2c import SSD1306W_I2C  # noqa: E402
+from firmware.drivers.oled_i2c import SH1106_I2C, SSD1306W_I2C  # noqa: E402
+from tests.test_display_oled import ENGLISH, SEQUENCE, TURKISH  # noqa: E402
 
 
 def test_glyph_bytes_match_the_pixel_art():
@@ -65,6 +67,71 @@ def test_hostlib_framebuf_fill_rect_of_mono_vlsb_sets_the_pixels_one_by_one_woul
     assert a == b  # (the stride's 21st column untouched too)
 
 
+def _blit_pixels(dst, src, x, y, key=-1, palette=None):
+    # blit() as MicroPython defines it, through pixel() a point at a time
+    for j in range(src.height):
+        for i in range(src.width):
+            if 0 <= x + i < dst.width and 0 <= y + j < dst.height:
+                c = src.pixel(i, j)
+                if palette is not None:
+                    c = palette.pixel(c, 0)
+                if c != key:
+                    dst.pixel(x + i, y + j, c)
+
+
+@given(st.binary(min_size=6 * 11, max_size=6 * 11), st.integers(1, 7), st.integers(1, 12),
+       st.lists(st.integers(0, 8), min_size=84, max_size=84), st.integers(-8, 12),
+       st.integers(-13, 8), st.integers(-1, 8), st.booleans())
+def test_hostlib_framebuf_blit_of_gs8_sets_the_pixels_one_by_one_would(
+        old, w, h, pixels, x, y, key, pal):
+    # a GS8 blit copies runs of bytes (rows, or a column): the same as pixel by pixel, with a
+    # key and a palette too (a 10x6 view with stride 11)
+    src = framebuf.FrameBuffer(bytearray(pixels), w, h, framebuf.GS8)
+    palette = framebuf.FrameBuffer(bytearray(b"\x07\x03\x00\x09\x05\x01\x08\x02\x04"), 9, 1,
+                                   framebuf.GS8) if pal else None
+    a = bytearray(old)
+    b = bytearray(old)
+    framebuf.FrameBuffer(a, 10, 6, framebuf.GS8, 11).blit(src, x, y, key, palette)
+    _blit_pixels(framebuf.FrameBuffer(b, 10, 6, framebuf.GS8, 11), src, x, y, key, palette)
+    assert a == b
+
+
+@given(st.binary(min_size=2 * 21, max_size=2 * 21), st.binary(min_size=32, max_size=32),
+       st.sampled_from([(8, 8), (16, 16), (4, 8), (8, 5)]), st.integers(-18, 22),
+       st.integers(-18, 18))
+def test_hostlib_framebuf_blit_of_mono_vlsb_sets_the_pixels_one_by_one_would(
+        old, glyph, size, x, y):
+    # a MONO_VLSB blit of whole pages in their place copies page bytes: the same as pixel by
+    # pixel (a 20x16 view with stride 21)
+    src = framebuf.FrameBuffer(bytearray(glyph), size[0], size[1], framebuf.MONO_VLSB)
+    a = bytearray(old)
+    b = bytearray(old)
+    framebuf.FrameBuffer(a, 20, 16, framebuf.MONO_VLSB, 21).blit(src, x, y)
+    _blit_pixels(framebuf.FrameBuffer(b, 20, 16, framebuf.MONO_VLSB, 21), src, x, y)
+    assert a == b
+
+
+@given(st.binary(min_size=3 * 21, max_size=3 * 21), st.text("Ab9 _\u00e7~", max_size=4),
+       st.integers(-12, 22), st.integers(-10, 24), st.integers(0, 1))
+def test_hostlib_framebuf_text_of_mono_vlsb_sets_the_pixels_one_by_one_would(
+        old, text, x, y, c):
+    # text() sets or clears each glyph column's lit bits in its page bytes: the same as
+    # pixel() on each lit point of the font (a 20x20 view with stride 21)
+    a = bytearray(old)
+    b = bytearray(old)
+    framebuf.FrameBuffer(a, 20, 20, framebuf.MONO_VLSB, 21).text(text, x, y, c)
+    slow = framebuf.FrameBuffer(b, 20, 20, framebuf.MONO_VLSB, 21)
+    for k, ch in enumerate(text.encode("utf-8")):
+        ch = ch if 32 <= ch <= 127 else 127
+        for j in range(8):
+            if x + 8 * k + j >= 20:
+                break
+            for i in range(8):
+                if framebuf.FONT[(ch - 32) * 8 + j] >> i & 1:
+                    slow.pixel(x + 8 * k + j, y + i, c)
+    assert a == b
+
+
 def test_hostlib_framebuf_shapes_blit_scroll():
     buf = bytearray(16 * 16 // 8)
     fb = framebuf.FrameBuffer(buf, 16, 16, framebuf.MONO_HLSB)
@@ -110,3 +177,40 @@ def test_digits_png(tmp_path):
     segs = fm.Max7219Decoder().feed(spi.records).segments()
     p = shots.save_digits_png(segs, tmp_path / "digits.png", scale=2)
     assert Image.open(p).size[0] > 600
+
+
+def _both(records, sh1106=False):
+    # The decoders of host_tools.fakes.oled and oled_host fed the same records: their state.
+    out = []
+    for cls in (fo.Ssd1306Decoder, oled_host.Ssd1306Decoder):
+        d = cls(sh1106=sh1106).feed(records)
+        out.append((bytes(d.ram), d.col, d.page, d.data_bytes, d.commands, d.bitmap()))
+    return out
+
+
+def test_oled_host_decodes_and_reads_screens_as_oled_does():
+    # oled_host (fakehw's, CPython) gives the RAM, bitmap and text of host_tools.fakes.oled for
+    # screens of every kind (Turkish, double size, inverse rows, windows over windows) on both
+    # controllers
+    for sh in (False, True):
+        i2c = fakes.FakeI2C()
+        oled = Oled(SH1106_I2C(128, 64, i2c) if sh else SSD1306W_I2C(128, 64, i2c))
+        screens = [(ENGLISH, (), ()), (TURKISH, (), (2,)), (TURKISH, (1, 4), ())] + SEQUENCE
+        for lines, big, inverse in screens:
+            oled.show(lines, big, inverse)
+            slow, fast = _both(i2c.records, sh)
+            assert slow == fast
+            assert oled_host.read_text(fast[5]) == fo.read_text(slow[5])
+
+
+@given(st.lists(st.tuples(st.sampled_from([0x00, 0x40, 0x80, 0xC0]),
+                          st.binary(min_size=0, max_size=140)), max_size=12),
+       st.booleans())
+def test_oled_host_decodes_any_bytes_as_oled_does(transactions, sh1106):
+    # any I2C writes (commands and data, the addressing modes and windows they set): the same
+    # RAM, cursor and counts, bitmap and text
+    records = [(0x3C, bytes([ctrl]) + data) for ctrl, data in transactions]
+    records.insert(0, (0x3C, b"\x00\xaf\xa1\xc8"))  # on, the usual orientation
+    slow, fast = _both(records, sh1106)
+    assert slow == fast
+    assert oled_host.read_text(fast[5]) == fo.read_text(slow[5])

@@ -202,6 +202,9 @@ class FrameBuffer:
                 y1 += sy
 
     def text(self, s, x, y, c=1):
+        if self._format == MONO_VLSB and 0 <= y and y + 8 <= self.height:
+            self._text_vlsb(s, x, y, c)
+            return
         for ch in str(s).encode("utf-8"):
             if ch < 32 or ch > 127:
                 ch = 127
@@ -220,9 +223,90 @@ class FrameBuffer:
                         y0 += 1
             x += 8
 
+    def _text_vlsb(self, s, x, y, c):
+        # text() on MONO_VLSB with the 8 rows inside the frame: each glyph column's lit bits set
+        # (c 1) or cleared (c 0) in the one or two page bytes they fall in, as pixel by pixel.
+        buf = self._buf
+        sh = y & 7
+        lo = (y >> 3) * self._stride
+        hi = lo + self._stride if sh else -1
+        w = self.width
+        for ch in str(s).encode("utf-8"):
+            if ch < 32 or ch > 127:
+                ch = 127
+            o = (ch - 32) * 8
+            for j in range(8):
+                xx = x + j
+                if xx >= w:
+                    return
+                if xx < 0:
+                    continue
+                col = FONT[o + j] << sh
+                if c & 1:
+                    buf[lo + xx] |= col & 0xFF
+                    if hi >= 0:
+                        buf[hi + xx] |= col >> 8
+                else:
+                    buf[lo + xx] &= ~col & 0xFF
+                    if hi >= 0:
+                        buf[hi + xx] &= ~(col >> 8) & 0xFF
+            x += 8
+
+    def _blit_bytes(self, src, x, y, key, palette):
+        # blit() for the cases done a byte run at a time, with the same result as pixel by pixel;
+        # False for the others. GS8 onto GS8 (a palette GS8 too): a row, or a one-pixel-wide
+        # column, of bytes at a time, without a key among them. MONO_VLSB onto MONO_VLSB, no key
+        # or palette, whole pages (8 rows) in their place: a page's bytes at a time.
+        if src._buf.obj is self._buf.obj:  # (one buffer: the order of the pixels could matter)
+            return False
+        i0 = max(0, -x)
+        i1 = min(src.width, self.width - x)
+        j0 = max(0, -y)
+        j1 = min(src.height, self.height - y)
+        if i0 >= i1 or j0 >= j1:
+            return True
+        d, ds = self._buf, self._stride
+        s, ss = src._buf, src._stride
+        f = self._format
+        if f == GS8 and src._format == GS8:
+            pal = None
+            if palette is not None:
+                if palette._format != GS8:
+                    return False
+                pal = palette._buf
+            if i1 - i0 == 1 and j1 - j0 > 1:  # a column: one strided run
+                n = j1 - j0
+                a = j0 * ss + i0
+                run = s[a:a + (n - 1) * ss + 1:ss]
+                b = (y + j0) * ds + x + i0
+                dst = slice(b, b + (n - 1) * ds + 1, ds)
+                runs = ((run, dst),)
+            else:
+                runs = [(s[j * ss + i0:j * ss + i1], slice((y + j) * ds + x + i0,
+                                                           (y + j) * ds + x + i1))
+                        for j in range(j0, j1)]
+            for run, dst in runs:
+                if pal is not None:
+                    run = bytes([pal[v] for v in run])
+                if 0 <= key <= 255 and key in run:
+                    return False  # (the pixel loop then does it all: the same bytes again)
+                d[dst] = run
+            return True
+        if (f == MONO_VLSB and src._format == MONO_VLSB and key == -1 and palette is None
+                and not y & 7 and not j0 & 7 and not src.height & 7
+                and (j1 == src.height or not j1 & 7)):
+            for p in range(j0 >> 3, (j1 + 7) >> 3):
+                a = p * ss
+                b = ((y >> 3) + p) * ds + x
+                d[b + i0:b + i1] = s[a + i0:a + i1]
+            return True
+        return False
+
     def blit(self, fbuf, x, y, key=-1, palette=None):
         if isinstance(fbuf, tuple):
             fbuf = FrameBuffer(*fbuf)
+        if self._blit_bytes(fbuf, x, y, key, palette):
+            return
         for j in range(fbuf.height):
             yy = y + j
             if not 0 <= yy < self.height:
