@@ -61,6 +61,8 @@ class App:
         self.drawn = None  # ctl.version last shown (None: nothing yet)
         self.secs = None  # ctl.secs last shown: the shot clock's second
         self.draws = 0
+        self.held = None  # the keys told to give their long press (Controller.held; None: not
+        # yet told, the first screen tells the scanner)
         # the 16x2 LCD turns pages of what does not fit its two rows: the page shown, since when
         self.page = -1 if self.kind == "lcd16" else None
         self.t_page = 0
@@ -102,6 +104,12 @@ class App:
         if ctl.version != self.drawn or ctl.secs != self.secs:
             self.secs = ctl.secs
             idle = False
+            h = ctl.held()  # keys whose long press counts now (the buttons' with a clock)
+            if h != self.held:
+                self.held = h
+                hold = getattr(inp, "hold", None)
+                if hold is not None:
+                    hold(h)
             p = self.panel
             if p is not None and tb.cfg["bright"] != p.level:
                 p.brightness(tb.cfg["bright"])

@@ -96,6 +96,7 @@ class KeyScanner:
         self.t_down = [0] * n
         self.t_win = [0] * n
         self.instant = bytearray(n)  # 1: "press" once the contact held contact_ms (at_contact)
+        self._contact = bytes(n)  # 1: set by at_contact (hold() may give it its long press back)
         self.contact_ms = debounce_ms
         self._rollover = rollover
         self._owner = -1  # the key holding the rollover lock, or -1
@@ -134,6 +135,16 @@ class KeyScanner:
         self.contact_ms = contact_ms or self.debounce_ms
         for i in range(len(self.names)):
             self.instant[i] = 1 if self.names[i] in names else 0
+        self._contact = bytes(self.instant)
+
+    def hold(self, names):
+        # The keys of at_contact() in names give their long press again (their press at the
+        # release, as any other key's: the buttons' MISS and OK with a shot clock); the others
+        # act at contact.
+        c = self._contact
+        for i in range(len(self.names)):
+            if c[i]:
+                self.instant[i] = 0 if self.names[i] in names else 1
 
     def faults(self):
         # Names of keys now ignored as stuck or chattering (allocates: call it when drawing).
@@ -252,42 +263,22 @@ class Keypad(KeyScanner):
                             stuck_ms, chatter_ms, chatter_edges, quiet_ms, True, queue)
         self._rows = [reader(p) for p in rows]
         self._cols = [reader(p) for p in cols]
-        self._rest = bytes(len(keymap))  # raw, unstable and mode of 16 keys at rest
         for r in self._rows:
             r(1)
 
     def _scan(self, now):
-        # First every row low at once (row 0 first: the pass's start on a logic analyser) and
-        # each column read once: with no column low and every key at rest (released, settled,
-        # normal), no key needs a step and the pass ends there (on the virtual Pico a pass's
-        # poll takes 250 us so, 730 with the full scan: the loop runs every 1 ms). Else the
-        # rows one at a time from row 0, which stays low: a key that reads released and is at
-        # rest is not stepped (_step would do nothing with it).
+        # A key that reads released and is at rest (released, settled, normal) is not stepped:
+        # _step would do nothing with it, and 16 calls a pass would take a few ms on a board.
         rows = self._rows
         cols = self._cols
         raw = self.raw
         unstable = self.unstable
         mode = self.mode
-        nr = len(rows)
         nc = len(cols)
-        for r in range(nr):
-            rows[r](0)
-        hit = 0
-        for c in range(nc):
-            if not cols[c]():
-                hit = 1
-        z = self._rest
-        if not hit and raw == z and unstable == z and mode == z:  # (compared in C: no loop)
-            for r in range(nr):
-                rows[r](1)
-            return
-        for r in range(1, nr):
-            rows[r](1)
         i = 0
-        for r in range(nr):
+        for r in range(len(rows)):
             drive = rows[r]
-            if r:
-                drive(0)
+            drive(0)
             for c in range(nc):
                 if not cols[c]():
                     self._step(i, 1, now)

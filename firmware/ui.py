@@ -29,6 +29,7 @@ _ROT = ("9ball", "10ball")  # the rotation games: the lowest ball first, the pus
 # The shot clock's keys on the keypad after "#" (O7, K3, K4, K6), and the menu's rows for them.
 _CLOCK_KEYS = {"6": "pause", "7": "restart", "8": "ext", "9": "time"}
 _CLOCK_ROWS = ("c_pause", "c_restart", "ext", "time")
+_HELD = ("MISS", "OK")  # (Controller.held)
 
 
 class Controller:
@@ -96,6 +97,11 @@ class Controller:
         self.after()
         self.timed(None)
         self.version += 1
+
+    def held(self):
+        """The keys whose long press the keys need now (the scanner's hold): the buttons' MISS
+        and OK while the match has a shot clock (held: its extension, stop/go), else none."""
+        return _HELD if self.clock is not None and self.layout == "buttons" else ()
 
     def saved(self):
         """The key's screens are out: the table writes the records the journal held for them
@@ -575,16 +581,26 @@ class _PlayKeys(_Mode):
 
 
 class _PlayButtons(_Mode):
+    # With a shot clock: FOUL once the time is up records the time foul the board proposes
+    # (K4: a standard foul, no shot facts); held down, MISS takes the shooter's extension (K3)
+    # and OK stops or starts the clock (K6); its restart is the menu's row.
     def key(self, c, long, k):
         if k == "UNDO":
             return _undo_key(c, long)
+        ck = c.clock
         if k == "FOUL":
             if long:
                 c.entry = [0]
+            elif ck is not None and ck.expired(c.now):
+                return c.clock_key("time")
             return c.foul()
         if k == "MISS":
+            if long and ck is not None:
+                return c.clock_key("ext")
             return c.miss()
         if k == "OK":
+            if long and ck is not None:
+                return c.clock_key("pause")
             return c.safe()
         if k not in ("P1", "P2"):
             return c.bad(k)
@@ -925,7 +941,9 @@ class _HelpButtons(_Help):
             it.append(["P1/P2", "won_rack"])
         if g == "10ball":   # T7: the lowest in, not as called: the menu's row
             it.append(["UNDO", "not_called"])
-        if c.clock is not None:   # the shot clock's keys: the menu's rows
+        if c.clock is not None:   # the shot clock's: held MISS and OK, and the menu's rows
+            if c.labels[_SIX]:
+                it += [["MISS", "ext"], ["OK", "c_pause"]]
             it.append(["UNDO", "h_clock"])
         return it + [["FOUL", "next"], ["P1/P2", "h_choice"]]
 

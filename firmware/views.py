@@ -462,8 +462,7 @@ def _time_up(model):
     ck = model.get("clock")
     if not ck or ck[0] != 0 or model.get("mode") != "play":
         return None
-    return _tx(model, "c_up", "#9" if model.get("layout") == "keypad" else
-               _key_name(model, "long:UNDO"))
+    return _tx(model, "c_up", "#9" if model.get("layout") == "keypad" else "FOUL")
 
 
 def _info(model, w, n=5, right=None):

@@ -265,6 +265,29 @@ def _clock_rig(kind="oled"):
     return rig, pwm
 
 
+def test_with_a_clock_the_buttons_miss_and_ok_give_their_long_press_on_the_pins():
+    # MISS and OK act at contact (no long press) but while the match has a shot clock: then
+    # held down they take the extension and stop or start the clock (K3, K6), pressed they are
+    # the miss and the safety at their release.
+    rig = Rig("oled", "buttons", game="9ball")
+    rig.ctl.cfg["clock"] = "wpa"
+    start(rig)
+    rig.keys("long:OK")                             # the break's clock, racked: started
+    assert rig.ctl.model()["clock"][:2] == [35, True], rig.ctl.model()["clock"]
+    rig.keys("long:MISS")                           # P1's extension
+    assert rig.ctl.match.events[-1] == {"t": "ext"} and rig.ctl.match.exts(0) == 0
+    rig.keys("long:OK")
+    assert rig.ctl.model()["clock"][1] is False     # stopped
+    rig.keys("P1 MISS")                             # the break made a ball, then a miss
+    assert rig.state()["shooter"] == 1 and rig.ctl.match.events[-1]["t"] == "shot"
+    rig = Rig("oled", "buttons", game="9ball")      # no clock: at contact, no long press
+    start(rig)
+    draws = rig.runner.app.draws
+    rig.set_key("OK", True)
+    rig.run(60)
+    assert rig.runner.app.draws == draws + 1 and rig.state()["shooter"] == 1
+
+
 def test_the_clock_redraws_once_a_shown_second_and_not_while_paused():
     rig, _ = _clock_rig()
     draws = rig.runner.app.draws

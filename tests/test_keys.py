@@ -167,30 +167,8 @@ def test_keypad_identifies_each_of_16_keys():
         script += press_script(m.switch(key), 100 + 300 * i, 100, bounces=1)
     ev = _events(run(k, script, 300 * 16 + 500))
     assert ev == [("press", key) for key in "123A456B789C*0#D"]
-    assert m.multi_low == 0  # a key read with its row alone low (or every row, at rest)
+    assert m.multi_low == 0  # one row driven low at a time
     assert [p.level for p in m.rows] == [1, 1, 1, 1]
-
-
-def test_keypad_at_rest_reads_each_column_once_a_pass():
-    # Every key released and settled: one read a column, all rows low, and no full scan; a key
-    # in contact, and until it is at rest again after its release, the 16 reads of the full
-    # scan follow; the press is the same.
-    k, m = _keypad()
-
-    def reads(now):
-        n = m.reads
-        ev = k.poll(now)
-        assert [p.level for p in m.rows] == [1, 1, 1, 1]
-        return m.reads - n, ev
-
-    assert reads(0) == (4, None)
-    m.press("6")
-    assert reads(1) == (4 + 16, None)
-    assert reads(40) == (4 + 16, None)  # held past its debounce
-    m.release("6")
-    assert reads(60) == (4 + 16, None)  # released: its release's debounce runs
-    assert reads(100) == (4 + 16, ("press", "6"))
-    assert reads(101) == (4, None)
 
 
 def test_keypad_custom_keymap_and_long():
@@ -236,6 +214,20 @@ def _contact_buttons(contact_ms=5, **kw):
     b, pins = _buttons(**kw)
     b.at_contact(("A", "B"), contact_ms)
     return b, pins
+
+
+def test_hold_gives_at_contact_keys_their_long_press_and_takes_it_back():
+    # hold(names): those keys of at_contact() act at their release, with a long press, as any
+    # other key (the buttons' MISS and OK with a shot clock); hold(()): at contact again.
+    pins = [FakePin(1) for _ in range(3)]
+    b = Buttons(pins, ["A", "B", "C"])
+    b.at_contact(("A", "B"), 5)
+    b.hold(("A",))
+    out = run(b, press_script(pins[0], 100, 1000) + press_script(pins[1], 2000, 80)
+              + press_script(pins[2], 3000, 1000), 4500)
+    assert out == [(900, ("long", "A")), (2005, ("press", "B")), (3800, ("long", "C"))]
+    b.hold(())
+    assert run(b, press_script(pins[0], 500, 1000), 2000, start=4500) == [(505, ("press", "A"))]
 
 
 def test_at_contact_press_comes_once_the_contact_held_contact_ms():

@@ -275,6 +275,27 @@ def test_buttons_reach_the_clock_by_the_menu():
     assert c.mode == "play" and at(c, 0) == [60, True, 0, 1] and c.match.exts(0) == 0
 
 
+def test_K3_K4_K6_buttons_held_ok_stops_and_starts_held_miss_extends_foul_at_zero_is_K4():
+    c = match("9ball", "wpa", "P1", layout="buttons")    # P1 breaks: racked, the clock waits
+    assert at(c, 0, "long:OK") == [35, True, 1, 1]        # K6: held OK starts it...
+    assert at(c, 5000, "long:OK") == [30, False, 1, 1]    # ... and stops it
+    assert at(c, 9000) == [30, False, 1, 1]
+    assert at(c, 9000, "long:OK long:MISS") == [55, True, 0, 1]   # K3: P1's extension
+    assert c.match.events[-1] == {"t": "ext"} and c.match.exts(0) == 0
+    press(c, "FOUL")                                     # time left: FOUL is the foul key
+    assert c.match.events[-1]["t"] == "shot" and "K4" not in c.match.events[-1].values()
+    assert c.match.get("shooter") == 1 and c.match.s["note"]["foul"] != "K4"
+    c = match("9ball", "wpa", "P1", layout="buttons")
+    at(c, 0, "long:OK")
+    c.tick(35000)
+    assert "Time up K4: FOUL" in oled(c)                  # the board proposes it...
+    press(c, "FOUL")                                     # ... and FOUL records it (K4)
+    assert c.match.events[-1] == {"t": "shot", "foul": "K4"} and c.match.get("shooter") == 1
+    c = match("9ball", None, "P1", layout="buttons")     # no clock: held OK and MISS are
+    press(c, "long:MISS")                                # the safe and the miss they are
+    assert c.match.events[-1]["t"] == "shot" and c.match.get("shooter") == 1
+
+
 def test_help_lists_the_clock_keys():
     c = match("9ball", "wpa", "1 # *")
     it = c.model()["items"]
@@ -287,7 +308,9 @@ def test_help_lists_the_clock_keys():
     while c.model()["items"][c.cursor][1] != "help":
         press(c, "P1")
     press(c, "FOUL")
-    assert ["UNDO", "h_clock", None] in c.model()["items"]
+    items = c.model()["items"]
+    assert ["UNDO", "h_clock", None] in items
+    assert ["MISS", "ext", None] in items and ["OK", "c_pause", None] in items
 
 
 # ---------------------------------------------------------------- the screens
