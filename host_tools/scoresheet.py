@@ -342,9 +342,10 @@ def build(read: Read, date=None, lang=None):
     exts = [0, 0]  # extensions used (K3)
     prev = None  # the time of the last event before, extensions left out
     ended = None  # the time of the event that won the match
+    snap = _snap(m)  # the match before the next event: the one after the last (only read)
     for i, ev in enumerate(read.events):
         at = times[i]
-        before = _snap(m)
+        before = snap
         try:
             m.apply(ev)
         except (rules.Refused, fevents.BadEvent) as e:
@@ -353,6 +354,7 @@ def build(read: Read, date=None, lang=None):
                             "(%s)" % (i + 1, e))
             break
         a: dict = _snap(m)  # type: ignore[assignment]  # not None after an accepted event
+        snap = a
         t = ev["t"]
         if t == "new":
             sheet.new = ev

@@ -157,10 +157,10 @@ class MemFS:
         return MemFS(self.files, self.dirs, self._names())
 
 
-def _keep(name):
-    # journal's unload while mounted: the board lets go of journal_fix after each open() to
-    # free its RAM; here it stays imported, as an import per recovery takes most of the time
-    # of the tests that recover a journal thousands of times.
+def unload_keeping_fix(name):
+    # journal's unload while mounted (and in other tests that recover a journal over and
+    # over): the board lets go of journal_fix after each open() to free its RAM; here it stays
+    # imported, as an import per recovery takes most of the time of such tests.
     if name != "journal_fix":
         unload(name)
 
@@ -170,7 +170,7 @@ def mounted(fs):
     saved = journal.os, getattr(journal, "open", None)
     journal.os = fs
     journal.open = fs.open  # pyright: ignore
-    journal.unload = _keep
+    journal.unload = unload_keeping_fix
     try:
         yield fs
     finally:
