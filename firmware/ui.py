@@ -39,8 +39,9 @@ class Controller:
         # hints, and the handler of each screen mode (_LAYOUTS)
         self.layout, self.lst, self.labels, self.modes = _LAYOUTS[layout]
         self.lang = lang
-        # the table (firmware.table.Table; here a new one: no store, all in RAM) and its
-        # settings, which the new-match screen edits and the table saves
+        # the table (firmware.table.Table; here a new one with game preselected: no store,
+        # all in RAM; a table given keeps its own settings, game too) and its settings, which
+        # the new-match screen edits and the table saves
         self.table = t = Table(None, game) if table is None else table
         self.cfg = t.cfg
         self.match = Match(t.take(None))
