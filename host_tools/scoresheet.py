@@ -263,6 +263,7 @@ def _snap(m) -> "dict[str, Any] | None":
     if m.get("game") is None:
         return None
     s: "dict[str, Any]" = {k: rules.copy(m.get(k)) for k in _FIELDS}
+    s["ten"] = m.get("ten") if s["game"] == "10ball" else None   # (10-ball's field only)
     s["note"] = rules.copy(m.get("note"))
     s["p"] = [{k: m.player(i, k) for k in _PLAYER} for i in (0, 1)]
     return s
@@ -417,7 +418,8 @@ def build(read: Read, date=None, lang=None):
         "settings": {"target": list(s["target"]) if g == "14.1" else None,
                      "race": list(s["race"]) if g != "14.1" else None,
                      "break": s["brk"] if g != "14.1" else None, "three_foul": s["three"],
-                     "nine_on_break": s["nine"] if g == "9ball" else None},
+                     "nine_on_break": s["nine"] if g == "9ball" else None,
+                     "ten_on_break": s["ten"] if g == "10ball" else None},
         "handicap": handicap, "lag": sheet.lag,
         "result": {"finished": w is not None, "winner": w,
                    "winner_name": names[w] if w is not None else None,

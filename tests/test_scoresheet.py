@@ -700,6 +700,7 @@ def test_a_10ball_match_keyed_on_the_keypad_gets_its_sheet(tmp_path):
     state, fouls, _, ends = _oracle(events)
     assert rec["final_state"] == state and rec["complete"]
     assert rec["game_name"] == "10-ball" and rec["players"] == ["Ali", "Burak"]
+    assert rec["settings"]["ten_on_break"] == "spot" and rec["settings"]["nine_on_break"] is None
     assert [(r["winner"], r["end"]) for r in rec["racks"]] == [(0, "T2"), (1, "T2"), (1, "T2")]
     assert [(i + 1, r["winner"]) for i, r in enumerate(rec["racks"])] == ends
     assert rec["result"]["winner"] == state["winner"] == 1
