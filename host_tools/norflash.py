@@ -114,7 +114,8 @@ def program(buf, block, off, data):
     """NOR programming of buf: bits only cleared; True if data wanted to set one."""
     start = block * BLOCK + off
     old = buf[start:start + len(data)]
-    new = bytes(a & b for a, b in zip(old, data))
+    n = len(old)  # (the bytes of buf there: data cut to them)
+    new = (int.from_bytes(old, "big") & int.from_bytes(data[:n], "big")).to_bytes(n, "big")
     buf[start:start + len(data)] = new
     return new != bytes(data)
 
