@@ -11,8 +11,16 @@ from firmware.match import Match
 CHOICES = ("accept", "rerack", "kitchen", "spot8", "shoot", "pass")
 
 
+# draw_event's strategies, made once (the same draws: hypothesis would look each up again)
+_INTS = {n: st.integers(0, n) for n in (1, 3, 4, 5, 6, 12, 15, 20)}  # 0 .. n
+_BOOL = st.booleans()
+_KINDS = st.sampled_from(("shot",) * 8 + ("choose", "undo", "ext"))
+_CHOICES = st.sampled_from(CHOICES)
+_FOULS = st.sampled_from(rules.CALLED_FOULS + ("G99",))
+
+
 def _balls(data, pool, most):
-    k = data.draw(st.integers(0, most))
+    k = data.draw(_INTS[most])
     return data.draw(st.lists(st.sampled_from(pool), min_size=0, max_size=k, unique=True)) \
         if pool else []
 
@@ -20,35 +28,35 @@ def _balls(data, pool, most):
 def draw_event(data, m):
     """An event that fits the current state often enough to play deep into a match."""
     s = m.s
-    kind = data.draw(st.sampled_from(("shot",) * 8 + ("choose", "undo", "ext")))
-    if s["pending"] and data.draw(st.booleans()):
+    kind = data.draw(_KINDS)
+    if s["pending"] and data.draw(_BOOL):
         kind = "choose"
     if kind in ("undo", "ext"):
         return {"t": kind}                          # K3: an extension, refused once none is left
-    if data.draw(st.integers(0, 15)) == 0:
+    if data.draw(_INTS[15]) == 0:
         return {"t": "shot", "foul": "K4"}          # K4, C-K2: a time foul
     if kind == "choose":
-        ev = {"t": "choose", "option": data.draw(st.sampled_from(CHOICES))}
-        if data.draw(st.integers(0, 4)) == 0:
-            ev["breaker"] = data.draw(st.integers(0, 1))
-        if data.draw(st.integers(0, 4)) == 0:
-            ev["by"] = data.draw(st.integers(0, 1))
+        ev = {"t": "choose", "option": data.draw(_CHOICES)}
+        if data.draw(_INTS[4]) == 0:
+            ev["breaker"] = data.draw(_INTS[1])
+        if data.draw(_INTS[4]) == 0:
+            ev["by"] = data.draw(_INTS[1])
         return ev
     table = s["table"] if s["table"] is not None else list(range(1, 16))
-    if data.draw(st.integers(0, 20)) == 0:
+    if data.draw(_INTS[20]) == 0:
         table = list(range(1, 16))          # now and then a ball that is not there
-    ev = {"t": "shot", "rail": data.draw(st.booleans())}
+    ev = {"t": "shot", "rail": data.draw(_BOOL)}
     ev["first"] = data.draw(st.one_of(st.none(), st.sampled_from(table))) if table else None
     pots = _balls(data, table, 3)
-    if data.draw(st.integers(0, 5)) == 0:
+    if data.draw(_INTS[5]) == 0:
         pots.append(0)
     ev["pots"] = pots
-    if data.draw(st.integers(0, 12)) == 0:
+    if data.draw(_INTS[12]) == 0:
         ev["off"] = [data.draw(st.sampled_from([0] + table))]
     if s["breaking"]:
-        ev["break_rails"] = data.draw(st.integers(0, 6))
-        ev["cue_rail"] = data.draw(st.booleans())
-    c = data.draw(st.integers(0, 6))
+        ev["break_rails"] = data.draw(_INTS[6])
+        ev["cue_rail"] = data.draw(_BOOL)
+    c = data.draw(_INTS[6])
     if c == 0:
         ev["call"] = "safety"
     elif c == 1:
@@ -57,12 +65,12 @@ def draw_event(data, m):
         ev["call"] = data.draw(st.sampled_from(pots))
     elif c == 5 and table and s["game"] == "10ball":
         ev["call"] = data.draw(st.sampled_from(table))   # T2: any ball may be called
-    ev["made"] = data.draw(st.integers(0, 3)) > 0
-    if data.draw(st.integers(0, 4)) == 0:
-        ev["cue_in_rack"] = data.draw(st.booleans())
-        ev["ball_in_rack"] = data.draw(st.booleans())
-    if data.draw(st.integers(0, 15)) == 0:
-        ev["foul"] = data.draw(st.sampled_from(rules.CALLED_FOULS + ("G99",)))
+    ev["made"] = data.draw(_INTS[3]) > 0
+    if data.draw(_INTS[4]) == 0:
+        ev["cue_in_rack"] = data.draw(_BOOL)
+        ev["ball_in_rack"] = data.draw(_BOOL)
+    if data.draw(_INTS[15]) == 0:
+        ev["foul"] = data.draw(_FOULS)
     return ev
 
 
