@@ -77,18 +77,32 @@ def _bit_table(bit, inv):
     return t
 
 
-def _line(bitmap, r):
-    # Text row r read in 8x8 cells, as oled._read_row(bitmap, r, 1): the row's eight pixel rows
-    # (0/1 bytes) as big numbers, pixel row i shifted by i, add up to its column bytes.
+def _line(bitmap, r, scale=1):
+    # Text row r read in 8x8 cells (scale 2: 16x16 over rows r and r + 1), as
+    # oled._read_row(bitmap, r, scale): the cells' rows of pixels (0/1 bytes, every other one at
+    # scale 2) as big numbers, pixel row i shifted by i, add up to their column bytes. At scale 2
+    # a cell whose 2x2 blocks do not each agree reads as UNKNOWN.
     w = len(bitmap[0])
+    n = w // (8 * scale)
+    rows = [bitmap[8 * r + scale * i] for i in range(8)]
+    whole = [True] * n
+    if scale == 2:
+        for i in range(8):
+            a = rows[i]
+            b = bitmap[8 * r + 2 * i + 1]
+            for k in range(n):
+                x = 16 * k
+                if a[x:x + 16] != b[x:x + 16] or a[x:x + 16:2] != a[x + 1:x + 16:2]:
+                    whole[k] = False
+        rows = [a[::2] for a in rows]
     v = 0
     for i in range(8):
-        v |= int.from_bytes(bitmap[8 * r + i], "big") << i
-    cols = v.to_bytes(w, "big")
+        v |= int.from_bytes(rows[i], "big") << i
+    cols = v.to_bytes(len(rows[0]), "big")
     out = []
-    for k in range(w // 8):
+    for k in range(n):
         cell = cols[8 * k:8 * k + 8]
-        ch = oled._lookup(cell)
+        ch = oled._lookup(cell) if whole[k] else UNKNOWN
         if ch is None:
             ch = oled._lookup(bytes([c ^ 0xFF for c in cell]))
         out.append(UNKNOWN if ch is None else ch)
@@ -103,7 +117,7 @@ def read_text(bitmap):
     while r < rows:
         line = _line(bitmap, r)
         if r + 1 < rows and UNKNOWN in line:
-            b = oled._read_row(bitmap, r, 2)
+            b = _line(bitmap, r, 2)
             if UNKNOWN not in b:
                 out.append(b.rstrip())
                 out.append("")
