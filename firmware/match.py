@@ -200,9 +200,10 @@ class Match:
         "table" (8/9-ball: the object balls on it, sorted; 14.1: None), "pending" (None or
         [by, kind], kind a key of rules.OPTIONS), "names", "target", "race" ([player 0's,
         player 1's]), "three" (the three-foul rule is on), "nine" (9 on the break: "win",
-        "spot"), "ten" (10-ball only: the 10 on the break, "spot" or "win"), "brk" (the break order), "breaker" (who broke this rack), "last" (who took
-        the last shot), "note" (what the last event did: a dict, docs/ui-contract.md, or None),
-        "tot" (match statistics: [[fouls, break and runs] of player 0, of player 1])."""
+        "spot"), "ten" (10-ball only: the 10 on the break, "spot" or "win"), "brk" (the break
+        order), "breaker" (who broke this rack), "last" (who took the last shot), "note" (what
+        the last event did: a dict, docs/ui-contract.md, or None), "tot" (match statistics:
+        [[fouls, break and runs] of player 0, of player 1])."""
         s = self.s
         return None if s is None else s[k]
 

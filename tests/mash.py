@@ -47,7 +47,7 @@ def _start(ctl, layout):
 # On CPython check() writes a state as JSON only if its repr is not the last one written's
 # (the same values of the same types: the same text): most presses leave the state as it was.
 _SKIP_SAME = sys.implementation.name != "micropython"
-_written = [None]  # that repr
+_written = [""]  # that repr ("": none yet)
 
 
 def check(ctl, three):
