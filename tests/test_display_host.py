@@ -96,6 +96,22 @@ def test_hostlib_framebuf_blit_of_gs8_sets_the_pixels_one_by_one_would(
     assert a == b
 
 
+@given(st.binary(min_size=6 * 11, max_size=6 * 11), st.binary(min_size=8, max_size=8),
+       st.sampled_from([(4, 8), (8, 5), (3, 3)]), st.integers(-8, 12), st.integers(-10, 8),
+       st.integers(-1, 8), st.booleans())
+def test_hostlib_framebuf_blit_of_mono_vlsb_onto_gs8_sets_the_pixels_one_by_one_would(
+        old, glyph, size, x, y, key, pal):
+    # a one-colour glyph in a palette's colour (or its 0s and 1s) onto GS8, keyed or not: the
+    # same as pixel by pixel (a 10x6 view with stride 11)
+    src = framebuf.FrameBuffer(bytearray(glyph), size[0], size[1], framebuf.MONO_VLSB)
+    palette = framebuf.FrameBuffer(bytearray(b"\x00\x05"), 2, 1, framebuf.GS8) if pal else None
+    a = bytearray(old)
+    b = bytearray(old)
+    framebuf.FrameBuffer(a, 10, 6, framebuf.GS8, 11).blit(src, x, y, key, palette)
+    _blit_pixels(framebuf.FrameBuffer(b, 10, 6, framebuf.GS8, 11), src, x, y, key, palette)
+    assert a == b
+
+
 @given(st.binary(min_size=2 * 21, max_size=2 * 21), st.binary(min_size=32, max_size=32),
        st.sampled_from([(8, 8), (16, 16), (4, 8), (8, 5)]), st.integers(-18, 22),
        st.integers(-18, 18))

@@ -255,8 +255,9 @@ class FrameBuffer:
     def _blit_bytes(self, src, x, y, key, palette):
         # blit() for the cases done a byte run at a time, with the same result as pixel by pixel;
         # False for the others. GS8 onto GS8 (a palette GS8 too): a row, or a one-pixel-wide
-        # column, of bytes at a time, without a key among them. MONO_VLSB onto MONO_VLSB, no key
-        # or palette, whole pages (8 rows) in their place: a page's bytes at a time.
+        # column, of bytes at a time, without a key among them. MONO_VLSB onto GS8: pixel by
+        # pixel in one loop. MONO_VLSB onto MONO_VLSB, no key or palette, whole pages (8 rows)
+        # in their place: a page's bytes at a time.
         if src._buf.obj is self._buf.obj:  # (one buffer: the order of the pixels could matter)
             return False
         i0 = max(0, -x)
@@ -291,6 +292,17 @@ class FrameBuffer:
                 if 0 <= key <= 255 and key in run:
                     return False  # (the pixel loop then does it all: the same bytes again)
                 d[dst] = run
+            return True
+        if f == GS8 and src._format == MONO_VLSB and (palette is None or palette._format == GS8):
+            # (a one-colour glyph drawn in a palette's colour: the pixel loop, without its calls)
+            pal = None if palette is None else palette._buf
+            for i in range(i0, i1):
+                for j in range(j0, j1):
+                    c = s[(j >> 3) * ss + i] >> (j & 7) & 1
+                    if pal is not None:
+                        c = pal[c]
+                    if c != key:
+                        d[(y + j) * ds + x + i] = c & 0xFF
             return True
         if (f == MONO_VLSB and src._format == MONO_VLSB and key == -1 and palette is None
                 and not y & 7 and not j0 & 7 and not src.height & 7
