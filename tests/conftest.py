@@ -47,8 +47,7 @@ BUDGET = ("test_app_frozen.py::", "test_app_mp.py::", "test_mpy_cross.py::",
           "test_micropython.py::test_a_key_press", "test_micropython.py::test_a_5000_event",
           "test_journal_nor.py::test_wear_", "test_deploy.py::test_a_match_keyed")
 
-# Test files whose tests share one virtual Pico or one deployed build (module fixtures): under
-# xdist each file runs whole in one worker (SPREAD, below).
+# Test files that run the virtual Pico (the marker vpico; first in the order, FIRST, below).
 VPICO = ("test_deploy.py", "test_deploy_errors.py", "test_vpico.py", "test_vpico_devices.py",
          "test_vpico_start.py")
 # Tests that run the board-like VM (a prefix of their node id after tests/).
@@ -69,7 +68,7 @@ SLOW = ("test_journal_torn.py::test_power_cut_at_every_byte", "test_journal_nor.
 # of long independent tests, which the two workers share test by test (_Scopes, below).
 SPREAD = ("test_journal_torn.py", "test_properties.py", "test_views_essentials.py",
           "test_mash.py", "test_roundtrip.py", "test_micropython.py", "test_journal_damage.py",
-          "test_keys_fuzz.py", "test_scenarios.py", "test_vpico_devices.py")
+          "test_keys_fuzz.py", "test_scenarios.py", "test_vpico_devices.py", "test_deploy.py")
 # Files that keep one worker busy longest go first, so that the other worker takes the many
 # short tests meanwhile (xdist's own reorder, by test count, is off: --no-loadscope-reorder).
 FIRST = VPICO + ("test_app_frozen.py", "test_properties.py", "test_journal_torn.py",
