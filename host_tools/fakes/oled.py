@@ -236,7 +236,7 @@ def glyph_table():
     return {cells[k * 8 : k * 8 + 8]: chars[k] for k in range(len(chars))}
 
 
-def _lookup(cell):
+def lookup(cell):
     # The character whose glyph is cell (8 column bytes), or None.
     cells, chars = _glyphs()
     i = cells.find(cell)
@@ -273,15 +273,15 @@ def read_cell(bitmap, x0, y0, scale=1):
     c = _cell(bitmap, x0, y0, scale)
     if c is None:
         return UNKNOWN
-    ch = _lookup(c)
+    ch = lookup(c)
     if ch is None:
         for j in range(8):
             c[j] ^= 0xFF
-        ch = _lookup(c)
+        ch = lookup(c)
     return UNKNOWN if ch is None else ch
 
 
-def _read_row(bitmap, row, scale):
+def read_row(bitmap, row, scale):
     w = len(bitmap[0])
     n = w // (8 * scale)
     return "".join([read_cell(bitmap, k * 8 * scale, row * 8, scale) for k in range(n)])
@@ -295,10 +295,10 @@ def read_text(bitmap, big=None):
     out = []
     r = 0
     while r < rows:
-        line = _read_row(bitmap, r, 1)
+        line = read_row(bitmap, r, 1)
         want_big = big is not None and r in big
         if r + 1 < rows and (want_big or (big is None and UNKNOWN in line)):
-            b = _read_row(bitmap, r, 2)
+            b = read_row(bitmap, r, 2)
             if want_big or UNKNOWN not in b:
                 out.append(b.rstrip())
                 out.append("")

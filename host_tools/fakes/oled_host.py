@@ -79,7 +79,7 @@ def _bit_table(bit, inv):
 
 def _line(bitmap, r, scale=1):
     # Text row r read in 8x8 cells (scale 2: 16x16 over rows r and r + 1), as
-    # oled._read_row(bitmap, r, scale): the cells' rows of pixels (0/1 bytes, every other one at
+    # oled.read_row(bitmap, r, scale): the cells' rows of pixels (0/1 bytes, every other one at
     # scale 2) as big numbers, pixel row i shifted by i, add up to their column bytes. At scale 2
     # a cell whose 2x2 blocks do not each agree reads as UNKNOWN.
     w = len(bitmap[0])
@@ -102,9 +102,9 @@ def _line(bitmap, r, scale=1):
     out = []
     for k in range(n):
         cell = cols[8 * k:8 * k + 8]
-        ch = oled._lookup(cell) if whole[k] else UNKNOWN
+        ch = oled.lookup(cell) if whole[k] else UNKNOWN
         if ch is None:
-            ch = oled._lookup(bytes([c ^ 0xFF for c in cell]))
+            ch = oled.lookup(bytes([c ^ 0xFF for c in cell]))
         out.append(UNKNOWN if ch is None else ch)
     return "".join(out)
 
