@@ -77,7 +77,7 @@ _S = const(16)  # snapshots a folder
 _B = const(128)  # the line buffer: a record longer than this is written in three pieces
 _I = const(512)  # littlefs's inline size on a Pico (block_size / 8): a file packed is shorter
 _HEX = b"0123456789abcdefghijklmnopqrstuvwxyz"  # hex digits (a CRC), base 36 (a time)
-_KINDS = ("e", "u", "g", "v")  # an event, an undo; g, v: the same, more of their action follows
+KINDS = ("e", "u", "g", "v")  # an event, an undo; g, v: the same, more of their action follows
 _LAYOUTS = {1: 16, 2: 12, 3: 12, 4: 12}  # the layouts read (files a folder): see the header
 _FMT = const(4)  # the layout written
 _MP = sys.implementation.name == "micropython"  # its files' write(buf, n) writes n bytes
@@ -96,7 +96,7 @@ class Foreign(OSError):
     pass
 
 
-def _crc(b, c=0):
+def crc(b, c=0):
     # CRC-32 of b, continuing from c (binascii's, unsigned on MicroPython and CPython alike).
     if crc32 is not None:
         return crc32(b, c)
@@ -133,14 +133,14 @@ def _out(f, buf, n):
         f.write(bytes(buf[:n]))
 
 
-def _check(line):
+def check(line):
     # The body of a stored line (bytes "SEQ DEPTH ... CRC\n") as str without " CRC\n", or None
     # if it is torn or bad.
     if len(line) < 11 or line[-1] != 10 or line[-10] != 32:
         return None
     body = line[:-10]
     try:
-        if int(line[-9:-1].decode(), 16) != _crc(body):
+        if int(line[-9:-1].decode(), 16) != crc(body):
             return None
         return body.decode()
     except (ValueError, UnicodeError):
@@ -158,7 +158,7 @@ def parse(data, first):
         j = data.find(b"\n", pos)
         if j < 0:
             break
-        body = _check(data[pos:j + 1])
+        body = check(data[pos:j + 1])
         if body is None:
             break
         try:
@@ -180,7 +180,7 @@ def parse(data, first):
                    int(body[k:m], 36) if m > k else None)
         except (ValueError, IndexError):
             break
-        if rec[0] != first + len(out) or rec[2] not in _KINDS:
+        if rec[0] != first + len(out) or rec[2] not in KINDS:
             break
         out.append(rec)
         pos = j + 1
@@ -191,7 +191,7 @@ def _open(path, mode):
     return open(path, mode)  # (this module's open: journal_fix's files go through it)
 
 
-def _read(path):
+def read(path):
     # The bytes of file path (None if it can't be read, or is longer than any file the journal
     # writes: a folder's size, on some ports), read at their size: MicroPython's read() would
     # grow a buffer to get there.
@@ -204,7 +204,7 @@ def _read(path):
         return None
 
 
-def _mkdir(path):
+def mkdir(path):
     try:
         os.mkdir(path)
     except OSError:
@@ -216,14 +216,14 @@ def _create(path, mode):
     try:
         return open(path, mode)
     except OSError:
-        _mkdir(path[:path.rfind("/")])
+        mkdir(path[:path.rfind("/")])
         return open(path, mode)
 
 
 def _fmt_line(v):
     # The line of the layout file: "journal V CRC\n".
     body = "journal %d" % v
-    return ("%s %08x\n" % (body, _crc(body.encode()))).encode()
+    return ("%s %08x\n" % (body, crc(body.encode()))).encode()
 
 
 def layout(root, names):
@@ -233,7 +233,7 @@ def layout(root, names):
     Foreign for a layout not read here."""
     v = -1
     if "fmt" in names:
-        body = _check(_read(root + "/fmt") or b"")
+        body = check(read(root + "/fmt") or b"")
         v = 0
         if body is not None and body.startswith("journal ") and body[8:].isdigit():
             v = int(body[8:])
@@ -248,7 +248,7 @@ def layout(root, names):
     return v, nf
 
 
-def _ints(names, prefix):
+def ints(names, prefix):
     # The numbers n of the names prefix + str(n), ignoring any other name.
     out = []
     for name in names:
@@ -290,7 +290,7 @@ class Journal:
         self._top = -1  # the last record that ends an action (replays stop there), held ones
         # included
         self._hs = [None] * (2 * _H)  # type: list  # the held records: 4 * depth + kind
-        # (its index in _KINDS), then the payload, each
+        # (its index in KINDS), then the payload, each
         self._gm = 0  # bit j: lines[j]'s record said more of its action follows
         self._bs = -1  # the seq of the record that brought the match to the snapshot's window
         self._f = None  # the file being appended to, open
@@ -306,7 +306,7 @@ class Journal:
         self._fc = -1
         self._buf = bytearray(_B)  # where each line is built
         self._mv = memoryview(self._buf)
-        _mkdir(root)
+        mkdir(root)
 
     # ------------------------------------------------------------ match.Log's methods
 
@@ -364,7 +364,7 @@ class Journal:
                     self._let_go()
                     self._pack(f)
                 x = self._hs[2 * i]
-                self._write(x >> 2, _KINDS[x & 3], self._hs[2 * i + 1])
+                self._write(x >> 2, KINDS[x & 3], self._hs[2 * i + 1])
                 self._hs[2 * i + 1] = None
         except OSError:
             self.held = 0
@@ -373,7 +373,7 @@ class Journal:
         self.held = 0
 
     def _hold(self, depth, kind, payload):
-        # The next record (kind: its index in _KINDS), held in a slot until commit().
+        # The next record (kind: its index in KINDS), held in a slot until commit().
         i = self.held
         self._hs[2 * i] = 4 * depth + kind
         self._hs[2 * i + 1] = payload
@@ -537,9 +537,9 @@ class Journal:
         if i + n + 10 <= _B:
             buf[i:i + n] = data
             i += n
-            c = _crc(self._mv[:i])
+            c = crc(self._mv[:i])
         else:
-            c = _crc(data, _crc(self._mv[:i]))
+            c = crc(data, crc(self._mv[:i]))
             _out(f, buf, i)
             f.write(data)
             if g is not None:
@@ -660,7 +660,7 @@ class Journal:
         hs = self._hs
         while i < self.held and h + 1 + i < stop:
             x = hs[2 * i]
-            yield h + 1 + i, x >> 2, _KINDS[x & 3], hs[2 * i + 1], None
+            yield h + 1 + i, x >> 2, KINDS[x & 3], hs[2 * i + 1], None
             i += 1
 
     def _records(self, start, stop):
@@ -669,7 +669,7 @@ class Journal:
         np = self._np
         while seq < stop:
             pack = "%s/p%d" % (self.root, seq // np)
-            if _exists(pack):
+            if exists(pack):
                 first = seq - seq % np
                 try:
                     with open(pack, "rb") as f:  # a line at a time: a pack is about 5 KB
@@ -690,7 +690,7 @@ class Journal:
                     raise Damaged("journal: record %d is unreadable (%s)" % (seq, pack), seq)
                 continue
             first = seq - seq % _R
-            text = _read(self._path(seq))
+            text = read(self._path(seq))
             recs = parse(text, first)[0] if text else []
             for r in recs[seq - first:]:
                 if seq >= stop:
@@ -744,8 +744,8 @@ class Journal:
         if w == 0:
             return -1, None
         path = "%s/s%d/%d" % (self.root, w // _S, w % _S)
-        text = _read(path)
-        body = _check(text) if text else None
+        text = read(path)
+        body = check(text) if text else None
         if body is not None:
             parts = body.split(" ", 2)
             try:
@@ -753,7 +753,7 @@ class Journal:
                     return int(parts[0]), parts[2]
             except ValueError:
                 pass
-        if text is not None or _exists(path):
+        if text is not None or exists(path):
             _fix().aside(self, path)
         return None
 
@@ -819,7 +819,7 @@ class Journal:
         v, nf = layout(root, names)
         ev = 0 if v > 0 else -1  # the last record there is evidence of (the layout file is
         # written after record 0)
-        if v < 1 and (_ints(names, "e") or _ints(names, "p")):
+        if v < 1 and (ints(names, "e") or ints(names, "p")):
             _fix().stamp(self, 1 if nf == 16 else 2, names)  # (no evidence: a new journal
             names = os.listdir(root)  # cut before its first record has folders too)
         self._nf = nf
@@ -827,12 +827,12 @@ class Journal:
         for name in names:
             if name.endswith(".new"):  # a pack that was not renamed into place
                 remove_tree(root + "/" + name)
-        for n in _ints(names, "s"):
+        for n in ints(names, "s"):
             if not os.stat("%s/s%d" % (root, n))[0] & 0x4000:  # a file where snapshots go
                 _fix().aside(self, "%s/s%d" % (root, n))
-        packs = _ints(names, "p")
+        packs = ints(names, "p")
         units = [2 * n * np + 1 for n in packs]  # 2 * first seq, + 1 for a pack
-        for n in _ints(names, "e"):
+        for n in ints(names, "e"):
             d = "%s/e%d" % (root, n)
             if n in packs and _fix().whole(self, n):  # the rename was done; the copy had not gone
                 remove_tree(d)
@@ -845,12 +845,12 @@ class Journal:
                 continue
             for name in sub:  # a cut stopped half-way (see _cut): finish or drop it
                 if name.endswith(".tmp"):
-                    if _exists(d + "/" + name[:-4]):
+                    if exists(d + "/" + name[:-4]):
                         remove_tree(d + "/" + name)
                     else:
                         os.rename(d + "/" + name, d + "/" + name[:-4])
                         sub.append(name[:-4])
-            for m in _ints(sub, ""):
+            for m in ints(sub, ""):
                 if m < nf:
                     units.append(2 * (n * nf + m) * _R)
                 else:
@@ -877,7 +877,7 @@ class Journal:
                 _fix().aside(self, "%s/p%d" % (root, first // np))
                 continue
             path = self._path(first)
-            text = _read(path)
+            text = read(path)
             recs, used = parse(text, first) if text else ([], 0)
             if text is not None and not text and i == len(units) - 1 and size == _R:
                 ahead = first - 1  # the next file, made ahead: the one before it was full
@@ -987,27 +987,16 @@ def set_aside(path):
     # deleted. Returns the new name.
     bad = path + ".bad"
     k = 1
-    while _exists(bad):
+    while exists(bad):
         k += 1
         bad = "%s.bad%d" % (path, k)
     os.rename(path, bad)
     return bad
 
 
-def _exists(path):
+def exists(path):
     try:
         os.stat(path)
         return True
     except OSError:
         return False
-
-
-# Public names of the helpers other modules use: the store's files (exists, ints, mkdir, read)
-# and the host's journal reader (check, crc, KINDS: a record line's format).
-exists = _exists
-ints = _ints
-mkdir = _mkdir
-read = _read
-check = _check
-crc = _crc
-KINDS = _KINDS

@@ -3,14 +3,14 @@
 from firmware import journal
 from firmware.journal import (
     Damaged,
-    _check,
     _create,
-    _exists,
     _fmt_line,
-    _ints,
     _open,
-    _read,
+    check,
+    exists,
+    ints,
     parse,
+    read,
 )
 
 # (Files and folders through the journal's own os and open: a test may give it others.)
@@ -21,7 +21,7 @@ _R = 4  # records a file (journal._R, a const there: not a name MicroPython keep
 def detect(root, names):
     # Files a folder of a journal written before the layout file: where its records are (16 in
     # layout 1: a pack's first record 64n, e<n>/<m> from (16n + m) * 4; else 12).
-    for n in _ints(names, "p"):
+    for n in ints(names, "p"):
         if not n and _has(root + "/p0", 48):  # a 49th record
             return 16
         s = _first("%s/p%d" % (root, n))
@@ -29,9 +29,9 @@ def detect(root, names):
             return 16
         if n and s == 48 * n:
             return 12
-    for n in _ints(names, "e"):
+    for n in ints(names, "e"):
         try:
-            ms = _ints(journal.os.listdir("%s/e%d" % (root, n)), "")
+            ms = ints(journal.os.listdir("%s/e%d" % (root, n)), "")
         except OSError:
             continue
         for m in ms:
@@ -47,7 +47,7 @@ def _first(path):
     # The seq of the first record of file path (its first line read), or -1.
     try:
         with _open(path, "rb") as f:
-            body = _check(f.readline())
+            body = check(f.readline())
         return int(body.split(" ", 1)[0]) if body else -1
     except (OSError, ValueError):
         return -1
@@ -95,7 +95,7 @@ def cut_at(j, x):
     np = j._np
     nf = j._nf
     names = journal.os.listdir(root)
-    for n in _ints(names, "p"):
+    for n in ints(names, "p"):
         if n * np + np <= x:
             continue
         path = "%s/p%d" % (root, n)
@@ -107,7 +107,7 @@ def cut_at(j, x):
         if n * np <= x:
             j._doubt.append((x, n * np + np - 1))
         aside(j, path)
-    for n in _ints(names, "e"):
+    for n in ints(names, "e"):
         if n * np + np <= x:
             continue
         d = "%s/e%d" % (root, n)
@@ -115,7 +115,7 @@ def cut_at(j, x):
             sub = journal.os.listdir(d)
         except OSError:
             continue
-        for m in _ints(sub, ""):
+        for m in ints(sub, ""):
             first = (n * nf + m) * _R
             if first + _R <= x:
                 continue
@@ -123,7 +123,7 @@ def cut_at(j, x):
             if first <= x:
                 j._doubt.append((x, first + _R - 1))
             if first < x:
-                text = _read(path) or b""
+                text = read(path) or b""
                 end = 0
                 for _ in range(x - first):
                     end = text.find(b"\n", end) + 1
@@ -147,7 +147,7 @@ def _unpack(root, path, n, first, x):
                 if g is not None:
                     g.close()
                 small = "%s/e%d/%d" % (root, n, (k - first) // _R)
-                g = None if _exists(small) else _create(small, "wb")
+                g = None if exists(small) else _create(small, "wb")
             if g is not None:
                 g.write(line)
             k += 1
@@ -174,8 +174,8 @@ def past(j, ev):
     # Every snapshot written after the last record on flash (see Journal.open): moved aside;
     # the last record there is evidence of.
     root = j.root
-    for n in _ints(journal.os.listdir(root), "s"):
-        for m in _ints(journal.os.listdir("%s/s%d" % (root, n)), ""):
+    for n in ints(journal.os.listdir(root), "s"):
+        for m in ints(journal.os.listdir("%s/s%d" % (root, n)), ""):
             e = j._future(16 * n + m, ev)
             ev = ev if e is None else e
     return ev

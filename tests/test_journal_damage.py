@@ -19,7 +19,7 @@ FOUL = {"t": "shot", "first": None}  # always legal in 14.1: the match goes on w
 
 
 def _crc(m):
-    return journal._crc(json.dumps(m.state()).encode())
+    return journal.crc(json.dumps(m.state()).encode())
 
 
 def _copy(src, dst):
@@ -289,7 +289,7 @@ def test_a_layout_it_does_not_write_is_left_as_it_is():
 
 def _old_line(*parts):
     body = " ".join(str(p) for p in parts)
-    return ("%s %08x\n" % (body, journal._crc(body.encode()))).encode()
+    return ("%s %08x\n" % (body, journal.crc(body.encode()))).encode()
 
 
 def _old_journal(root, evs):

@@ -15,7 +15,7 @@ from tests.helpers import long_141, scratch_dir
 
 
 def _crc(m):
-    return journal._crc(json.dumps(m.state()).encode())
+    return journal.crc(json.dumps(m.state()).encode())
 
 
 def _isdir(path):
@@ -47,7 +47,7 @@ def _crc_of(path):
             k = f.readinto(_BUF)
             if not k:
                 return c, n
-            c = journal._crc(mv[:k], c)
+            c = journal.crc(mv[:k], c)
             n += k
 
 

@@ -16,7 +16,7 @@ import pytest
 from PIL import Image
 
 from firmware import journal, rules
-from firmware.journal import Journal, _crc
+from firmware.journal import Journal, crc
 from firmware.match import Match
 from firmware.store import Store
 from firmware.ui import Controller
@@ -527,7 +527,7 @@ def test_damaged_journals_give_a_sheet_with_the_stop_and_no_traceback(tmp_path):
 
 def _record(seq, depth, kind, payload):
     body = "%d %d %s %s" % (seq, depth, kind, payload)
-    return ("%s %08x\n" % (body, _crc(body.encode()))).encode()
+    return ("%s %08x\n" % (body, crc(body.encode()))).encode()
 
 
 def test_an_unknown_journal_format_is_a_clear_error(tmp_path):
