@@ -56,13 +56,16 @@ MP = ("test_micropython.py::", "test_app_mp.py::", "test_app_frozen.py::",
       "test_net_faults_mp.py::")
 SMOKE = "test_micropython.py::test_module_under_micropython[test_smoke]"
 # Slow on CPython alone (seconds each, `--durations`): the exhaustive cuts and damages, the
-# whole app in a loop, the property and mash streams, the simulator's subprocesses.
+# whole app in a loop, the property and mash streams, the simulator's subprocesses, the room
+# view's tests with a real Mosquitto or Chromium.
 SLOW = ("test_journal_torn.py::test_power_cut_at_every_byte", "test_journal_nor.py::test_power_cut",
         "test_journal_damage.py::test_every_file", "test_journal_damage_mp.py::test_a_sample",
         "test_scoresheet.py::test_a_journal_cut_short", "test_wall.py::test_the_wall_follows",
         "test_boot.py::", "test_at_repl.py::", "test_keys_fuzz.py::", "test_properties.py::",
         "test_mash.py::", "test_roundtrip.py::", "test_screens.py::test_the_simulators",
-        "test_net_mp.py::", "test_net_faults_mp.py::")
+        "test_net_mp.py::", "test_net_faults_mp.py::", "test_journal_hold.py::test_power_cut",
+        "test_archive.py::test_power_cut", "test_club_tls.py::", "test_club_browser.py::",
+        "test_club_mqtt.py::")
 # Under pytest-xdist each test file runs whole in one worker, so that its module fixtures (one
 # virtual Pico, one frozen VM build, one recorded match) serve all its tests, but for these files
 # of long independent tests, which the two workers share test by test (_Scopes, below).
