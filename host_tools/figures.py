@@ -148,6 +148,11 @@ ROWS: list[tuple[str, str, str, str]] = [
      "test_net_faults_mp.py test_a_stalled_broker)", NET),
     ("net.catchup", "board-like VM and Mosquitto on 127.0.0.1, the records of 200 events scored "
      "offline published once the broker is back", "-", NET),
+    ("tests.check", "`make check`, the loop of the CPython rules, journal, UI and views tests and "
+     "one board-like-VM smoke test, on a clone whose set-up is done", "60 s",
+     "wall clock (`time make check`) on the 2-core build machine, nothing else running"),
+    ("tests.all", "`make test`, every test, from a fresh clone (its venv and npm set-up included)",
+     "8 min", "wall clock (`time make test`) on the 2-core build machine, nothing else running"),
 ]
 KEYS = {r[0] for r in ROWS}
 
