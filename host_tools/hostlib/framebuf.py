@@ -205,31 +205,17 @@ class FrameBuffer:
         if self._format == MONO_VLSB and 0 <= y and y + 8 <= self.height:
             self._text_vlsb(s, x, y, c)
             return
-        for ch in str(s).encode("utf-8"):
-            if ch < 32 or ch > 127:
-                ch = 127
-            o = (ch - 32) * 8
-            for j in range(8):
-                xx = x + j
-                if xx >= self.width:
-                    return
-                col = FONT[o + j]
-                if xx >= 0:
-                    y0 = y
-                    while col:
-                        if col & 1 and 0 <= y0 < self.height:
-                            self._set(xx, y0, c)
-                        col >>= 1
-                        y0 += 1
-            x += 8
+        for xx, col in self._columns(s, x):
+            y0 = y
+            while col:
+                if col & 1 and 0 <= y0 < self.height:
+                    self._set(xx, y0, c)
+                col >>= 1
+                y0 += 1
 
-    def _text_vlsb(self, s, x, y, c):
-        # text() on MONO_VLSB with the 8 rows inside the frame: each glyph column's lit bits set
-        # (c 1) or cleared (c 0) in the one or two page bytes they fall in, as pixel by pixel.
-        buf = self._buf
-        sh = y & 7
-        lo = (y >> 3) * self._stride
-        hi = lo + self._stride if sh else -1
+    def _columns(self, s, x):
+        # (x, glyph column byte) of each column of s's glyphs drawn from x, left of the right
+        # edge and not left of the left one (characters outside 32-127 drawn as 127).
         w = self.width
         for ch in str(s).encode("utf-8"):
             if ch < 32 or ch > 127:
@@ -239,18 +225,27 @@ class FrameBuffer:
                 xx = x + j
                 if xx >= w:
                     return
-                if xx < 0:
-                    continue
-                col = FONT[o + j] << sh
-                if c & 1:
-                    buf[lo + xx] |= col & 0xFF
-                    if hi >= 0:
-                        buf[hi + xx] |= col >> 8
-                else:
-                    buf[lo + xx] &= ~col & 0xFF
-                    if hi >= 0:
-                        buf[hi + xx] &= ~(col >> 8) & 0xFF
+                if xx >= 0:
+                    yield xx, FONT[o + j]
             x += 8
+
+    def _text_vlsb(self, s, x, y, c):
+        # text() on MONO_VLSB with the 8 rows inside the frame: each glyph column's lit bits set
+        # (c 1) or cleared (c 0) in the one or two page bytes they fall in, as pixel by pixel.
+        buf = self._buf
+        sh = y & 7
+        lo = (y >> 3) * self._stride
+        hi = lo + self._stride if sh else -1
+        for xx, col in self._columns(s, x):
+            col <<= sh
+            if c & 1:
+                buf[lo + xx] |= col & 0xFF
+                if hi >= 0:
+                    buf[hi + xx] |= col >> 8
+            else:
+                buf[lo + xx] &= ~col & 0xFF
+                if hi >= 0:
+                    buf[hi + xx] &= ~(col >> 8) & 0xFF
 
     def _blit_bytes(self, src, x, y, key, palette):
         # blit() for the cases done a byte run at a time, with the same result as pixel by pixel;
