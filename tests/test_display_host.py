@@ -79,6 +79,16 @@ def _blit_pixels(dst, src, x, y, key=-1, palette=None):
                     dst.pixel(x + i, y + j, c)
 
 
+def _assert_blit_as_pixels(old, src, x, y, key, palette):
+    # src blitted onto a 10x6 GS8 view (stride 11) of old leaves the bytes that pixel by pixel
+    # leaves
+    a = bytearray(old)
+    b = bytearray(old)
+    framebuf.FrameBuffer(a, 10, 6, framebuf.GS8, 11).blit(src, x, y, key, palette)
+    _blit_pixels(framebuf.FrameBuffer(b, 10, 6, framebuf.GS8, 11), src, x, y, key, palette)
+    assert a == b
+
+
 @given(st.binary(min_size=6 * 11, max_size=6 * 11), st.integers(1, 7), st.integers(1, 12),
        st.lists(st.integers(0, 8), min_size=84, max_size=84), st.integers(-8, 12),
        st.integers(-13, 8), st.integers(-1, 8), st.booleans())
@@ -89,11 +99,7 @@ def test_hostlib_framebuf_blit_of_gs8_sets_the_pixels_one_by_one_would(
     src = framebuf.FrameBuffer(bytearray(pixels), w, h, framebuf.GS8)
     palette = framebuf.FrameBuffer(bytearray(b"\x07\x03\x00\x09\x05\x01\x08\x02\x04"), 9, 1,
                                    framebuf.GS8) if pal else None
-    a = bytearray(old)
-    b = bytearray(old)
-    framebuf.FrameBuffer(a, 10, 6, framebuf.GS8, 11).blit(src, x, y, key, palette)
-    _blit_pixels(framebuf.FrameBuffer(b, 10, 6, framebuf.GS8, 11), src, x, y, key, palette)
-    assert a == b
+    _assert_blit_as_pixels(old, src, x, y, key, palette)
 
 
 @given(st.binary(min_size=6 * 11, max_size=6 * 11), st.binary(min_size=8, max_size=8),
@@ -105,11 +111,7 @@ def test_hostlib_framebuf_blit_of_mono_vlsb_onto_gs8_sets_the_pixels_one_by_one_
     # same as pixel by pixel (a 10x6 view with stride 11)
     src = framebuf.FrameBuffer(bytearray(glyph), size[0], size[1], framebuf.MONO_VLSB)
     palette = framebuf.FrameBuffer(bytearray(b"\x00\x05"), 2, 1, framebuf.GS8) if pal else None
-    a = bytearray(old)
-    b = bytearray(old)
-    framebuf.FrameBuffer(a, 10, 6, framebuf.GS8, 11).blit(src, x, y, key, palette)
-    _blit_pixels(framebuf.FrameBuffer(b, 10, 6, framebuf.GS8, 11), src, x, y, key, palette)
-    assert a == b
+    _assert_blit_as_pixels(old, src, x, y, key, palette)
 
 
 @given(st.binary(min_size=2 * 21, max_size=2 * 21), st.binary(min_size=32, max_size=32),
