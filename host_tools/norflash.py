@@ -134,6 +134,16 @@ def new_fs(block_count=PICO_BLOCKS):
     return nor, fs
 
 
+def write_files(fs, files):
+    """Write files ({board path: bytes}, their folders made) into the mounted LittleFS fs."""
+    for path, data in files.items():
+        folder = path.strip("/").rpartition("/")[0]
+        if folder:
+            fs.makedirs(folder, exist_ok=True)
+        with fs.open(path, "wb") as f:
+            f.write(data)
+
+
 def mount(image):
     """(NorFlash, LittleFS) on a copy of image; LittleFSError if it does not mount."""
     nor = NorFlash(image=image)

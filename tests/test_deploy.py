@@ -89,12 +89,7 @@ def _image(rig, tree=None, keys=None, extra=None):
     if name in rig["images"]:
         return rig["images"][name]
     nor, fs = norflash.new_fs(norflash.PICO_BLOCKS)
-    for path, data in dict(deploy.laid_out(tree, "pico"), **(extra or {})).items():
-        folder = path.rpartition("/")[0]
-        if folder:
-            fs.makedirs(folder, exist_ok=True)
-        with fs.open(path, "wb") as f:
-            f.write(data)
+    norflash.write_files(fs, dict(deploy.laid_out(tree, "pico"), **(extra or {})))
     if keys is not None:
         with norflash.installed(fs):
             s = sim.Sim()

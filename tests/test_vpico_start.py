@@ -20,16 +20,8 @@ pytestmark = pytest.mark.skipif(vpico.missing() is not None, reason=str(vpico.mi
 def _flash(tmp):
     nor, fs = norflash.new_fs(norflash.PICO_BLOCKS)
     tree = deploy.build(tmp / "board")
-    with installed(fs) as shim:
-        for path, data in deploy.laid_out(tree, "pico").items():
-            parts = path.split("/")
-            for i in range(1, len(parts)):
-                try:
-                    shim.mkdir("/".join(parts[:i]))
-                except OSError:
-                    pass
-            with shim.open(path, "wb") as f:
-                f.write(data)
+    norflash.write_files(fs, deploy.laid_out(tree, "pico"))
+    with installed(fs):
         st = Store("")
         lengths = []
         for k in range(21):  # twenty short matches archived, and a long one being played

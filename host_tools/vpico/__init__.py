@@ -374,12 +374,7 @@ class VPico:
             flash = bytearray(b"\xff" * FS_END)
             nor, fs = norflash.new_fs(norflash.PICO_BLOCKS)
         try:
-            for path, content in files.items():
-                folder = path.strip("/").rpartition("/")[0]
-                if folder:
-                    fs.makedirs(folder, exist_ok=True)
-                with fs.open(path, "wb") as f:
-                    f.write(content)
+            norflash.write_files(fs, files)
         finally:
             fs.unmount()
         flash[FS_START:FS_END] = nor.buffer
