@@ -7,7 +7,8 @@
 # What the broker acknowledged is kept on flash (_ACK, "N CRC SEQ": the match being published,
 # its first record's CRC, the last record PUBACKed), written at most every _EVERY records or
 # every second: after a power cut the board re-sends at most those records, duplicates the
-# room view drops by (table, match, seq).
+# room view drops by (table, match, seq). A room view that lacks records (a broker restarted
+# without its session) asks for them on ".../resend"; the board publishes again from there.
 import json
 
 from firmware import rtc
@@ -78,6 +79,7 @@ class Net:
         self._saved = self.acked
         self._t_save = 0
         self._stseq = -2  # the seq of the state last published (for the current match)
+        self._rew = None  # a room view's ask (match number, crc, seq), taken at the next step
         self.sent = 0  # records published (PUBACKed) since boot
         self.retries = 0  # connections lost or refused since boot
         self.error = None  # the last OSError that dropped the connection
@@ -262,8 +264,30 @@ class Net:
         except (OSError, AttributeError):
             pass
         self.c = c
-        self._todo = [(self.base + "status", b"online")] + self._ha()
+        # (first the subscription to the room views' asks, payload None)
+        self._todo = [(self.base + "resend", None), (self.base + "status", b"online")]
+        self._todo += self._ha()
         self._stseq = -2
+        c.set_callback(self._ask)
+
+    def _ask(self, topic, msg):
+        # A room view's {"match": "N-CRC", "from": SEQ} on .../resend (it comes inside a
+        # publish's or a look's wait): taken at the next step.
+        try:
+            d = json.loads(msg)
+            n, c = d["match"].split("-")
+            self._rew = (int(n), int(c, 16), int(d["from"]))
+        except (ValueError, KeyError, TypeError, AttributeError):
+            pass
+
+    def _rewind(self):
+        # Publish the asked match's records again from its SEQ on (an archived one, then the
+        # ones after it, in turn); a match not yet published comes in its turn anyway.
+        n, c, seq = self._rew  # pyright: ignore[reportGeneralTypeIssues]
+        self._rew = None
+        if n < self.n or n == self.n and c == self.crc and seq <= self.acked:
+            self._close_past()
+            self.n, self.crc, self.acked = n, c, max(seq, 0) - 1
 
     def _ha(self):
         # The Home Assistant discovery configs (retained): each a sensor of the state topic.
@@ -359,12 +383,21 @@ class Net:
         c = self.c
         c.sock.settimeout(_WAIT_MS / 1000)  # pyright: ignore[reportOptionalMemberAccess]
         if self._todo:
-            t, p = self._todo[0]
-            c.publish(t, p, True, 1)  # pyright: ignore[reportOptionalMemberAccess]
-            self._todo.pop(0)
+            t, p = self._todo.pop(0)
+            if p is not None:
+                c.publish(t, p, True, 1)  # pyright: ignore[reportOptionalMemberAccess]
+            else:
+                try:
+                    c.subscribe(t)  # pyright: ignore[reportOptionalMemberAccess]
+                except OSError:
+                    raise
+                except Exception:  # noqa: BLE001 - refused (the ACL): no resends, no harm
+                    pass
             self._last = now
             self._fails = 0
             return
+        if self._rew is not None:
+            self._rewind()
         nxt = self._next(now, match)
         if nxt is not None:
             seq, payload = nxt

@@ -39,10 +39,12 @@ class Broker:
         for u, p in USERS.items():
             subprocess.run(["mosquitto_passwd", "-b", str(pw), u, p], check=True)
         acl = "".join("user t%d\ntopic write pool/c/table/%d/#\n"
+                      "topic read pool/c/table/%d/resend\n"
                       "topic write homeassistant/sensor/pool_c_t%d_score/config\n"
                       "topic write homeassistant/sensor/pool_c_t%d_players/config\n"
                       "topic write homeassistant/sensor/pool_c_t%d_shooter/config\n"
-                      % ((n,) * 5) for n in (1, 2)) + "user room\ntopic read #\n"
+                      % ((n,) * 6) for n in (1, 2)) + ("user room\ntopic read #\n"
+                                                       "topic write pool/+/table/+/resend\n")
         (self.d / "acl").write_text(acl)
         conf = ("listener %d 127.0.0.1\nallow_anonymous false\npassword_file %s\nacl_file %s\n"
                 "user root\nmax_queued_messages 100000\n" % (self.port, pw, self.d / "acl"))
@@ -198,7 +200,7 @@ class Room:
     """The room view's receiving side (host_tools.club: Bridge -> Hub -> Room -> Store, the
     store an SQLite file) on the broker, as the room's user, with a persistent session."""
 
-    def __init__(self, broker, path):
+    def __init__(self, broker, path, client_id="pool-club-room"):
         from host_tools.club.mqtt import Bridge
         from host_tools.club.room import Room as ClubRoom
         from host_tools.club.store import Store
@@ -210,7 +212,8 @@ class Room:
         self.hub = Hub(self.room)
         self.loop = _Direct()
         self.bridge = Bridge(self.loop, self.hub.feed, "127.0.0.1", broker.port, club="c",
-                             username="room", password=USERS["room"])
+                             client_id=client_id, username="room", password=USERS["room"])
+        self.hub.ask = self.bridge.resend
         self.bridge.start()
         end = time.monotonic() + 10
         while not self.bridge.connected and time.monotonic() < end:

@@ -126,8 +126,13 @@ class _Broken:
     def connect(self, *a):
         return None
 
+    def set_callback(self, cb):
+        pass
+
     def publish(self, *a):
         raise self.exc
+
+    subscribe = publish
 
 
 def test_what_the_network_raises_never_reaches_the_error_screen():

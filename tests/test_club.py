@@ -239,3 +239,39 @@ def test_the_replay_follows_the_records_depth_past_an_action_a_power_cut_left_un
         room.record("c/1", {k: v for k, v in r.items() if k != "depth"})
     lv = room.live_of("c/1", "1-x")
     assert lv.refused or lv.m.state() != want
+
+
+def test_the_room_asks_again_for_what_it_lacks_and_less_often_while_it_still_lacks_it():
+    # docs/network.md "resend": a gap, records before the new event, and a retained state
+    # past the last record held are asked for from the first missing seq; nothing else is.
+    now = [1000.0]
+    room = Room(Store(), clock=lambda: now[0])
+    recs = records("ten-ball-push-pass")
+    for r in recs[:4] + recs[6:8]:
+        room.record("c/1", r)  # seqs 4 and 5 missing
+    for r in recs[2:5]:
+        room.record("c/2", dict(r, match="m2"))  # no new event yet
+    for r in recs[:3]:
+        room.record("c/3", dict(r, match="m3"))
+    room.state("c/3", {"match": "m3", "seq": 9})  # the board published up to 9
+    room.state("c/4", {"match": "m4", "seq": 2})  # nothing of it came
+    for r in recs[:3]:
+        room.record("c/5", dict(r, match="m5"))
+    room.state("c/5", {"match": "m5", "seq": 2})  # all of it came
+    assert room.wants() == [("c/1", "m1", 4), ("c/2", "m2", 0), ("c/3", "m3", 3),
+                            ("c/4", "m4", 0)]
+    assert room.wants() == []  # not again at once
+    waits = []
+    for _ in range(8):
+        start = now[0]
+        while not room.wants():
+            now[0] += 1
+        waits.append(now[0] - start)
+    assert waits[:3] == [5, 10, 20] and waits[-1] == 300  # doubled, up to ASK_MAX
+    for r in recs[4:6]:
+        room.record("c/1", r)  # the gap filled
+    for r in recs[3:10]:
+        room.record("c/3", dict(r, match="m3"))
+    now[0] += 301
+    assert {(t, m) for t, m, _ in room.wants()} == {("c/2", "m2"), ("c/4", "m4")}
+    assert not room.view("c/1")["waiting"]

@@ -56,6 +56,7 @@ async def serve(args, ready=None):
     loop = asyncio.get_running_loop()
     bridge = Bridge(loop, hub.feed, host, port, club=args.club, client_id=args.client_id,
                     username=args.user, password=args.password, tls_ca=args.tls_ca)
+    hub.ask = bridge.resend
     runner = web.AppRunner(make_app(hub))
     await runner.setup()
     h, _, p = args.http.rpartition(":")

@@ -67,6 +67,13 @@ class Bridge:
         self.client.disconnect()
         self.client.loop_stop()
 
+    def resend(self, tbl, match, seq):
+        """Ask table tbl ("<club>/<n>") to publish match's records again from seq on
+        (docs/network.md "resend"): what the room lacks comes again, duplicates are dropped."""
+        club, _, n = tbl.rpartition("/")
+        self.client.publish("pool/%s/table/%s/resend" % (club, n),
+                            json.dumps({"match": match, "from": seq}), 1)
+
     def _on_connect(self, client, userdata, flags, reason, props):
         if not reason.is_failure:
             self.connected = True

@@ -11,6 +11,10 @@ from host_tools import scoresheet
 from host_tools.journal_read import Read
 
 STALE = 600.0  # seconds without a record or a state message: the table is marked stale
+# A match's records the room lacks are asked for again (docs/network.md "resend") this long
+# after the last ask, doubled each time it is still lacking them, up to ASK_MAX.
+ASK_S = 5.0
+ASK_MAX = 300.0
 
 
 class Live:
@@ -122,6 +126,7 @@ class Room:
         self.now = clock
         self.live = {}  # (tbl, match) -> Live
         self.tables: "dict[str, dict]" = {}  # tbl -> {"status", "retained", "seen", "current"}
+        self.asked = {}  # (tbl, match) -> (when asked, the wait before the next ask)
         for tbl, (status, state, seen) in store.tables().items():
             self._table(tbl).update(status=status, retained=state, seen=seen)
         for tbl, match, _n, _first, last in store.matches():
@@ -183,6 +188,37 @@ class Room:
         if m is not None and (tbl, str(m)) in self.live:
             t["current"] = str(m)
         return True
+
+    def wants(self):
+        """What to ask the boards again (docs/network.md "resend"): [(tbl, match, seq)], each
+        match's records from seq on, for a match with a gap (or no new event yet) and for the
+        match a table's retained state names past the last record the room has (records the
+        broker acknowledged to the board but never delivered here: a broker restarted without
+        the room's session). Each match is asked at most every ASK_S seconds, twice as long
+        after each ask while it still lacks them."""
+        now = self.now()
+        lacking = {}
+        for (tbl, match), lv in self.live.items():
+            if lv.ahead:
+                lacking[tbl, match] = 0 if lv.next is None else lv.next
+        for tbl, t in self.tables.items():
+            r = t["retained"]
+            if not isinstance(r, dict) or r.get("match") is None:
+                continue
+            key = (tbl, str(r["match"]))
+            lv = self.live.get(key)
+            have = -1 if lv is None or lv.next is None else lv.next - 1
+            if isinstance(r.get("seq"), int) and r["seq"] > have and key not in lacking:
+                lacking[key] = have + 1
+        out = []
+        for key, seq in sorted(lacking.items()):
+            when, wait = self.asked.get(key, (None, ASK_S / 2))
+            if when is None or now - when >= wait:
+                self.asked[key] = (now, min(wait * 2, ASK_MAX))
+                out.append((key[0], key[1], seq))
+        for key in [k for k in self.asked if k not in lacking]:
+            del self.asked[key]
+        return out
 
     def view(self, tbl):
         """One table's room-view entry (JSON-able)."""

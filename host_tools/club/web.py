@@ -15,10 +15,13 @@ STALE_CHECK = 5.0  # seconds between looks for tables that went stale
 class Hub:
     """The room and the pages' event streams: feed() takes one broker message (kind "event",
     "state" or "status" of table tbl) into the room and pushes the table's new view to every
-    stream."""
+    stream. ask(tbl, match, seq), where given, asks a board for a match's records from seq on
+    again (Bridge.resend), for what the room lacks (Room.wants) after each message and at each
+    stale check."""
 
-    def __init__(self, room):
+    def __init__(self, room, ask=None):
         self.room = room
+        self.ask = ask
         self.streams = set()  # asyncio.Queue of each open event stream
         self.stale = {}  # tbl -> stale as last pushed
 
@@ -34,7 +37,13 @@ class Hub:
             return False
         if changed:
             self.push(tbl)
+        self.ask_missing()
         return changed
+
+    def ask_missing(self):
+        if self.ask is not None:
+            for tbl, match, seq in self.room.wants():
+                self.ask(tbl, match, seq)
 
     def push(self, tbl):
         view = self.room.view(tbl)
@@ -52,6 +61,7 @@ class Hub:
         for tbl in list(self.room.tables):
             if self.room.view(tbl)["stale"] != self.stale.get(tbl):
                 self.push(tbl)
+        self.ask_missing()
 
 
 HUB = web.AppKey("hub", Hub)
