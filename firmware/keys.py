@@ -263,17 +263,32 @@ class Keypad(KeyScanner):
                             stuck_ms, chatter_ms, chatter_edges, quiet_ms, True, queue)
         self._rows = [reader(p) for p in rows]
         self._cols = [reader(p) for p in cols]
+        self._rest = True  # every key released, settled and normal after the last scan
         for r in self._rows:
             r(1)
 
     def _scan(self, now):
         # A key that reads released and is at rest (released, settled, normal) is not stepped:
         # _step would do nothing with it, and 16 calls a pass would take a few ms on a board.
+        # With every key at rest, all rows driven low at once tell whether any key is down: 12
+        # pin calls a pass instead of 24, a third of the pass's time on a Pico.
         rows = self._rows
         cols = self._cols
         raw = self.raw
         unstable = self.unstable
         mode = self.mode
+        if self._rest:
+            for drive in rows:
+                drive(0)
+            down = False
+            for col in cols:
+                if not col():
+                    down = True
+                    break
+            for drive in rows:
+                drive(1)
+            if not down:
+                return
         nc = len(cols)
         i = 0
         for r in range(len(rows)):
@@ -286,6 +301,7 @@ class Keypad(KeyScanner):
                     self._step(i, 0, now)
                 i += 1
             drive(1)
+        self._rest = not (any(raw) or any(unstable) or any(mode))
 
 
 # ---------------------------------------------------------------- direct buttons

@@ -61,7 +61,7 @@ class _ColPin:
                 low += 1
                 if m.down[r * nc + self._c]:
                     level = 0
-        if low > 1:
+        if 1 < low < len(m.rows):
             m.multi_low += 1
         m.reads += 1
         return level
@@ -89,7 +89,9 @@ class FakeMatrix:
         self.rows = [FakePin(1) for _ in range(nrows)]
         self.cols = [_ColPin(self, c) for c in range(ncols)]
         self.down = [0] * (nrows * ncols)
-        self.multi_low = 0  # column reads made while more than one row was low (a scan bug)
+        # column reads made while some rows but not all were low (a scan bug: one row low at a
+        # time tells the keys apart, all of them at once whether any key is down)
+        self.multi_low = 0
         self.reads = 0
 
     def switch(self, key):

@@ -167,8 +167,24 @@ def test_keypad_identifies_each_of_16_keys():
         script += press_script(m.switch(key), 100 + 300 * i, 100, bounces=1)
     ev = _events(run(k, script, 300 * 16 + 500))
     assert ev == [("press", key) for key in "123A456B789C*0#D"]
-    assert m.multi_low == 0  # one row driven low at a time
+    assert m.multi_low == 0  # one row driven low at a time, or all of them
     assert [p.level for p in m.rows] == [1, 1, 1, 1]
+
+
+def test_keypad_at_rest_reads_each_column_once_a_scan():
+    # Every key released and settled: all rows low at once, 4 column reads a pass instead of
+    # 16; a contact then scans row by row from the same pass on.
+    k, m = _keypad()
+    run(k, press_script(m.switch("6"), 100, 100), 600)
+    reads = m.reads
+    for t in range(600, 700):
+        k.poll(t)
+    assert m.reads - reads == 100 * 4
+    m.press("6")
+    k.poll(700)
+    assert m.reads - reads == 100 * 4 + 3 + 16  # ("6": the third column reads low, then
+    # the rows one by one)
+    assert k.raw[m.keymap.index("6")] == 1
 
 
 def test_keypad_custom_keymap_and_long():

@@ -758,7 +758,7 @@ export function attachBoard(mcu, clock, opts = {}) {
         return reply(`ok ${a[1]}\n`);
       }
       if (c === 'stats') {
-        return reply(JSON.stringify({ t_us: us(), seq, ...stats, kind: displayKind, wallKind, display: isOled ? { on: oled.on, inverse: oled.inverse, contrast: oled.contrast, mode: oled.mode, cmds: oled.cmds, unknownCmds: oled.unknown } : oled ? { on: oled.displayOn, backlight: oled.backlight, instructions: oled.instructions, busyViolations: oled.busyViolations } : null, pressed: [...pressed], i2cInstant }) + '\n');
+        return reply(JSON.stringify({ t_us: us(), seq, ...stats, kind: displayKind, wallKind, display: isOled ? { on: oled.on, inverse: oled.inverse, contrast: oled.contrast, mode: oled.mode, cmds: oled.cmds, unknownCmds: oled.unknown } : oled ? { on: oled.displayOn, backlight: oled.backlight, instructions: oled.instructions, busyViolations: oled.busyViolations } : null, pressed: [...pressed], i2cInstant, cycles: mcu.core.cycles }) + '\n');
       }
       if (c === 'log') {
         const from = Number(a[1] || 0);
