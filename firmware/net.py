@@ -16,6 +16,7 @@ from firmware.journal import crc as _crc
 from firmware.keys import ticks_diff
 
 _WAIT_MS = 30  # a socket's timeout: a stalled broker holds a pass at most this long
+_TLS_MS = 1000  # over TLS, each wait of the connection's handshake (its round trips)
 _EVERY = 8  # PUBACKed records between two writes of _ACK (and at least every _SAVE_MS)
 _SAVE_MS = 1000
 _PING_MS = 20000  # keepalive 60 s: a ping when nothing was sent for this long
@@ -80,6 +81,7 @@ class Net:
         self._t_save = 0
         self._stseq = -2  # the seq of the state last published (for the current match)
         self._rew = None  # a room view's ask (match number, crc, seq), taken at the next step
+        self._tcp = None  # the connection's TCP socket (under TLS: the one the TLS runs on)
         self.sent = 0  # records published (PUBACKed) since boot
         self.retries = 0  # connections lost or refused since boot
         self.error = None  # the last OSError that dropped the connection
@@ -242,25 +244,24 @@ class Net:
 
     def _connect(self, now):
         s = self.sec
+        ssl = None
         if self._mk is not None:
             c = self._mk()
         else:
             from umqtt.simple import MQTTClient  # pyright: ignore[reportMissingImports]
 
-            ssl = None
             if s.get("tls"):
-                import ssl as _ssl  # pyright: ignore[reportMissingImports]
+                from firmware.net_tls import Tls
 
-                ctx = _ssl.SSLContext(_ssl.PROTOCOL_TLS_CLIENT)
-                ctx.verify_mode = _ssl.CERT_NONE
-                ssl = ctx
+                ssl = Tls(s)
             c = MQTTClient("pool-%s-t%d" % (self.club, self.table), s["broker"],
                            int(s.get("port", 8883 if ssl else 1883)), s.get("user") or None,
                            s.get("pass") or None, 60, ssl)
         c.set_last_will(self.base + "status", "offline", True, 1)
-        c.connect(True, _WAIT_MS / 1000)
+        c.connect(True, (_TLS_MS if ssl else _WAIT_MS) / 1000)
+        self._tcp = ssl.tcp if ssl else c.sock
         try:  # umqtt writes a packet in pieces: without this, Nagle holds them for an ACK
-            c.sock.setsockopt(6, 1, 1)  # IPPROTO_TCP, TCP_NODELAY
+            self._tcp.setsockopt(6, 1, 1)  # IPPROTO_TCP, TCP_NODELAY
         except (OSError, AttributeError):
             pass
         self.c = c
@@ -381,7 +382,7 @@ class Net:
 
     def _step(self, now, match):
         c = self.c
-        c.sock.settimeout(_WAIT_MS / 1000)  # pyright: ignore[reportOptionalMemberAccess]
+        self._tcp.settimeout(_WAIT_MS / 1000)  # pyright: ignore[reportOptionalMemberAccess]
         if self._todo:
             t, p = self._todo.pop(0)
             if p is not None:

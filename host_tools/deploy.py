@@ -404,6 +404,35 @@ def check_players(path) -> list[str]:
     return warnings
 
 
+CA = "ca.pem"  # the broker's CA certificate on the board (secrets "ca", docs/network.md)
+
+
+def board_secrets(path: Path) -> tuple[bytes, Path | None]:
+    """The board's /secrets.json made from the host file path, and the host file of the CA its
+    "ca" names (relative to path's folder), or None. The board's copy names the CA as it lies
+    on the board (/ca.pem). A file with a PIN alone starts no network (README "Referee PIN").
+    Raises DeployError saying what is wrong with the file."""
+    try:
+        s = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise DeployError("no secrets file %s (--secrets: the Wi-Fi and broker JSON, "
+                          "docs/network.md): %s" % (path, e.strerror or e)) from None
+    except ValueError as e:
+        raise DeployError("secrets file %s is not JSON: %s" % (path, e)) from None
+    if not isinstance(s, dict):
+        raise DeployError("secrets file %s is not a JSON object (docs/network.md)" % path)
+    if (s.get("broker") or s.get("club")) and not (s.get("broker") and s.get("club")):
+        raise DeployError('secrets file %s needs both "broker" and "club" for the network (or '
+                          'neither: a PIN alone, docs/network.md)' % path)
+    ca = None
+    if s.get("ca"):
+        ca = path.parent / str(s["ca"])
+        if not ca.is_file():
+            raise DeployError("secrets file %s names the CA %s: no such file" % (path, ca))
+        s["ca"] = CA
+    return json.dumps(s).encode(), ca
+
+
 def deploy(port: str, board: str = "pico", tree: Path | None = None, options: dict | None = None,
            out: Callable[[str], None] = print, players: str | Path | None = None,
            secrets: str | Path | None = None) -> dict:
@@ -415,6 +444,7 @@ def deploy(port: str, board: str = "pico", tree: Path | None = None, options: di
                           "shows the ports)" % port)
     for w in check_players(players) if players else ():
         out("deploy: warning: " + w)
+    sec = board_secrets(Path(secrets)) if secrets else None
     tree = Path(tree) if tree else build()
     files = files_for(tree, board, options)
     fmt = mpy_cross_format()
@@ -428,9 +458,6 @@ def deploy(port: str, board: str = "pico", tree: Path | None = None, options: di
            info.get("machine"), free_kb))
     result = {"copied": copy, "removed": remove, "bytes": 0, "probe_s": time.monotonic() - t0,
               "info": info, "resets": 1}
-    if secrets and not Path(secrets).is_file():
-        raise DeployError("no secrets file %s (--secrets: the Wi-Fi and broker JSON, "
-                          "docs/network.md)" % secrets)
     if not copy and not remove and not players and not secrets and not info.get("held"):
         b.mpremote(["rtc", "--set"], timeout=20)
         b.start()
@@ -479,9 +506,14 @@ def deploy(port: str, board: str = "pico", tree: Path | None = None, options: di
         if players:
             args += ["+", "cp", "-f", str(players), ":/players.txt"]
             out("  copy players.txt (%d bytes, from %s)" % (Path(players).stat().st_size, players))
-        if secrets:  # /secrets.json (docs/network.md): outside the manifest and the repo
-            args += ["+", "cp", "-f", str(secrets), ":/secrets.json"]
+        if sec:  # /secrets.json (docs/network.md): outside the manifest and the repo
+            spath = Path(tmp) / "secrets.json"
+            spath.write_bytes(sec[0])
+            args += ["+", "cp", "-f", str(spath), ":/secrets.json"]
             out("  copy secrets.json (from %s)" % secrets)
+            if sec[1]:
+                args += ["+", "cp", "-f", str(sec[1]), ":/" + CA]
+                out("  copy %s (the broker's CA, from %s)" % (CA, sec[1]))
         args += ["+", "cp", "-f", str(mpath), ":/" + MANIFEST, "+", "rm", ":/" + FLAG,
                  "+", "rtc", "--set"]
         t_copy = time.monotonic()

@@ -10,7 +10,9 @@ import shutil
 import socket
 import ssl
 import subprocess
+import sys
 import time
+import types
 import urllib.request
 
 import paho.mqtt.client as mqtt
@@ -155,3 +157,125 @@ def test_a_room_view_that_does_not_trust_the_ca_gets_nothing(tls_broker):
 
     ok, seen = asyncio.run(go())
     assert ok and seen == []
+
+
+class _Stream:
+    # MicroPython's TLS socket (extmod/modtls_mbedtls.c) on CPython's ssl: TLS over the TCP
+    # socket it was given, which stays the caller's (its timeout bounds each read); the stream
+    # calls umqtt.simple makes (write(buf, n); read(n): n bytes, b"" at the end, None when a
+    # non-blocking read finds none), setblocking and close; no settimeout, no setsockopt.
+    def __init__(self, ctx, sock, host):
+        self.sock = sock
+        self.inc, self.out = ssl.MemoryBIO(), ssl.MemoryBIO()
+        self.tls = ctx.wrap_bio(self.inc, self.out, server_hostname=host)
+        self._io(self.tls.do_handshake)
+
+    def _io(self, op, *a):
+        while True:
+            try:
+                r = op(*a)
+            except ssl.SSLWantReadError:
+                self.sock.sendall(self.out.read())
+                data = self.sock.recv(4096)  # (BlockingIOError, TimeoutError: OSErrors)
+                if not data:
+                    return b""
+                self.inc.write(data)
+                continue
+            self.sock.sendall(self.out.read())
+            return r
+
+    def write(self, buf, n=None):
+        data = buf.encode() if isinstance(buf, str) else bytes(buf if n is None else buf[:n])
+        self._io(self.tls.write, data)
+        return len(data)
+
+    def read(self, n):
+        out = b""
+        while len(out) < n:
+            try:
+                got = self._io(self.tls.read, n - len(out))
+            except BlockingIOError:
+                if out:
+                    continue
+                return None
+            if not got:
+                break
+            out += got
+        return out
+
+    def setblocking(self, flag):
+        self.sock.setblocking(flag)
+
+    def close(self):
+        self.sock.close()
+
+
+class _Context:
+    # MicroPython's ssl.SSLContext (micropython-lib's python-stdlib/ssl over mbedtls) on
+    # CPython's ssl: the calls firmware/net.py makes; CPython's does the verification.
+    def __init__(self, protocol):
+        self.ctx = ssl.SSLContext(protocol)
+
+    @property
+    def verify_mode(self):
+        return self.ctx.verify_mode
+
+    @verify_mode.setter
+    def verify_mode(self, mode):
+        if mode == ssl.CERT_NONE:
+            self.ctx.check_hostname = False  # (mbedtls: no check without CERT_REQUIRED)
+        self.ctx.verify_mode = mode
+
+    def load_verify_locations(self, cafile=None, cadata=None):
+        self.ctx.load_verify_locations(cafile=cafile, cadata=cadata)
+
+    def wrap_socket(self, sock, server_hostname=None):
+        return _Stream(self.ctx, sock, server_hostname)
+
+
+def _board_ssl():
+    m = types.ModuleType("ssl")
+    m.SSLContext = _Context  # pyright: ignore[reportAttributeAccessIssue]
+    for name in ("PROTOCOL_TLS_CLIENT", "CERT_NONE", "CERT_REQUIRED"):
+        setattr(m, name, getattr(ssl, name))
+    return m
+
+
+def test_the_boards_network_over_tls_checks_the_broker_against_its_ca(tls_broker, monkeypatch):
+    # firmware/net.py with micropython-lib's umqtt.simple, on CPython (no MicroPython here has
+    # ssl): with secrets' "ca" the broker's certificate must be signed by that CA (the board
+    # publishes its match, every record acknowledged); signed by another CA, the board never
+    # connects and says the broker does not answer; without a CA the link is encrypted but the
+    # broker is not proven, and it connects.
+    from apprig import Rig, start
+
+    from firmware import net
+    from firmware.store import Store
+    from tests.helpers import scratch_dir
+    from tests.netboard import LIB
+
+    port, ca, other = tls_broker
+    monkeypatch.syspath_prepend(str(LIB))
+    got = {}
+    for name, cafile in (("ca", ca), ("other", other), ("none", None)):
+        st = Store(scratch_dir("tls-" + name))
+        secrets = {"broker": "127.0.0.1", "port": port, "club": "c", "table": 1, "user": "t1",
+                   "pass": USERS["t1"], "tls": True}
+        if cafile:
+            secrets["ca"] = str(cafile)
+        nt = net.Net(secrets, st)
+        rig = Rig("oled", "keypad", game="9ball", store=st, net=nt)
+        with monkeypatch.context() as m:
+            m.setitem(sys.modules, "ssl", _board_ssl())
+            start(rig)
+            rig.keys("1 A B")
+            end = time.monotonic() + 10
+            while time.monotonic() < end and not (nt.sent and nt.acked == rig.ctl.match.log.head):
+                rig.run(100)
+        got[name] = (nt.link, nt.sent, nt.acked, rig.ctl.match.log.head, nt.said, nt.retries)
+        rig.ctl.match.log.close()
+    link, sent, acked, head, said, _ = got["ca"]
+    assert link == "ok" and sent == head + 1 and acked == head > 0 and said is None
+    link, sent, _, _, said, retries = got["other"]
+    assert link != "ok" and sent == 0 and said == "net_broker" and retries >= 2
+    assert got["none"][0] == "ok" and got["none"][1] > 0

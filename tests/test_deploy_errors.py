@@ -1,7 +1,9 @@
 # make deploy's errors, each a clear message and nothing copied: no board on the port, a port
 # that is not MicroPython, a MicroPython whose .mpy format does not match the build, not enough
 # flash. The last two on the virtual Pico (one blank board for the module).
+import json
 import os
+import re
 import select
 import shutil
 import subprocess
@@ -153,7 +155,8 @@ def test_deploy_removes_the_projects_files_it_does_not_install(board_build):
                  "boards/pico.py", "boards/esp32_devkit.py", "boards/esp32_devkit.mpy",
                  "lib/ssd1306.py", "firmware/old_view.mpy", "firmware/gone/x.mpy",
                  "lib/main.py", "lib/firmware/app.py", "lib/boards/pico.py"]
-    user = ["settings.json", "players.txt", "secrets.json", "lib/mylib.py", "lib/mylib.mpy",
+    user = ["settings.json", "players.txt", "secrets.json", "ca.pem", "lib/mylib.py",
+            "lib/mylib.mpy",
             "boot.py", "main.mpy", "deploy.json"]
     folders = ["firmware", "firmware/drivers", "firmware/gone", "boards", "lib",
                "lib/firmware", "lib/boards"]
@@ -186,3 +189,33 @@ def test_mpremote_runs_in_utc_so_rtc_set_writes_the_utc_time(tmp_path, monkeypat
     assert tz == "UTC" and args.strip() == "connect /dev/ttyACM9 resume rtc --set"
     utc = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
     assert abs((datetime.datetime.fromisoformat(now) - utc).total_seconds()) < 30
+
+
+def test_secrets_are_checked_and_their_ca_goes_on_the_board_as_ca_pem(tmp_path):
+    # docs/network.md: the board's /secrets.json names its CA as it lies on the board; a file
+    # that is not a JSON object, has a broker without a club or the other way round, or names a
+    # CA that is not there, stops the deploy before it touches the board, saying which.
+    sec = tmp_path / "club-t1.json"
+    (tmp_path / "certs").mkdir()
+    (tmp_path / "certs" / "club-ca.pem").write_text("-----BEGIN CERTIFICATE-----\n")
+    sec.write_text(json.dumps({"broker": "10.0.0.5", "club": "c", "table": 2, "tls": True,
+                               "ca": "certs/club-ca.pem"}))
+    data, ca = deploy.board_secrets(sec)
+    assert json.loads(data) == {"broker": "10.0.0.5", "club": "c", "table": 2, "tls": True,
+                                "ca": deploy.CA}
+    assert ca == tmp_path / "certs" / "club-ca.pem" and deploy.CA == "ca.pem"
+    sec.write_text(json.dumps({"broker": "10.0.0.5", "club": "c"}))
+    assert deploy.board_secrets(sec)[1] is None
+    sec.write_text('{"pin": "2468"}')  # a PIN alone: no network
+    assert json.loads(deploy.board_secrets(sec)[0]) == {"pin": "2468"}
+    for text, said in (("{broker: 1}", "is not JSON"), ('{"club": "c"}', '"broker" and "club"'),
+                       ("[1]", "not a JSON object"),
+                       ('{"broker": "b", "club": "c", "ca": "no.pem"}', "no.pem: no such file")):
+        sec.write_text(text)
+        with pytest.raises(deploy.DeployError, match=re.escape(said)):
+            deploy.board_secrets(sec)
+    with pytest.raises(deploy.DeployError, match="no secrets file"):
+        deploy.board_secrets(tmp_path / "none.json")
+    sec.write_text("x")
+    with pytest.raises(deploy.DeployError, match="is not JSON"):  # before any board is asked
+        deploy.deploy("/dev/null", tree=tmp_path, secrets=sec, out=lambda line: None)
