@@ -30,6 +30,7 @@ Each figure measured with the default keys and boards is written into docs/figur
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import statistics
@@ -432,6 +433,49 @@ def clock_bench(seconds: int = 12) -> dict:
     return {"latency_ms": lat, "presses": rows, "tones": tones, "last_key_us": dn}
 
 
+def clock_run(seconds: int = 600, out=print) -> list[float]:
+    """The shot clock's accuracy over a long run: a 14.1 match with a custom profile whose break
+    has `seconds` seconds (settings.json on a flash laid out by littlefs-python), its countdown
+    started by "#6"; for each second, how long after its true boundary the OLED's last byte of
+    the new second is out (ms), read a minute at a time. About 6 s of wall clock a second."""
+    tree = deploy.build()
+    files = deploy.laid_out(tree, "pico")
+    files["settings.json"] = json.dumps(
+        {"clock": "custom", "ck": [seconds, seconds, 25, 1, 10]}).encode()
+    lat: list[float] = []
+    b = vpico.VPico()
+    b.put_files(files)
+    with b:
+        b.wait_text("New match", timeout=120)
+        b.wait(300)
+        for k in ("5", "1", "#"):  # start, P1 breaks, the menu's "#"
+            b.press(k)
+            b.wait(250)
+        seq = b.stats()["seq"]
+        from_us = b.time_us()
+        b.press("6")
+        b.wait(300)
+        ev = b.log(seq)
+        down = next(e["t"] for e in ev if e.get("ev") == "down" and e["key"] == "6")
+        p = next(e["pass"] for e in ev if e.get("ev") == "i2c" and e.get("data")
+                 and e["t0"] >= down)
+        t0 = dict(b.passes(from_us))[p]
+        done = 0
+        while done < seconds:
+            seq = b.stats()["seq"]
+            n = min(60, seconds - done)
+            b.wait((t0 + (done + n) * 1000000 + 200000 - b.time_us()) / 1000)
+            frames = frames_after(b.log(seq), t0 + done * 1000000 + 300000)
+            for k in range(done + 1, done + n + 1):
+                after = [f for f in frames if f[0] >= t0 + k * 1000000]
+                if after:
+                    lat.append((after[0][1] - t0 - k * 1000000) / 1000)
+            done += n
+            out("  %d s: median %.1f ms, max %.1f over %d seconds" % (
+                done, statistics.median(lat), max(lat), len(lat)))
+    return lat
+
+
 def print_clock(r: dict) -> None:
     lat = r["latency_ms"]
     print("  shot clock: each second on the OLED %.1f ms median after its boundary "
@@ -468,6 +512,9 @@ def main(argv: list[str]) -> int:
                       "to pixels with it running, the buzzer's tones")
     only.add_argument("--flash-timing", action="store_true",
                       help="only press to pixels with the flash's erase and write times")
+    only.add_argument("--clock-run", type=int, metavar="SECONDS",
+                      help="only the shot clock's accuracy over a long countdown of SECONDS "
+                      "(600: ten minutes, about an hour of wall clock)")
     ap.add_argument("--display", choices=vpico.DISPLAYS, help="with --heap: the display "
                     "(default oled)")
     ap.add_argument("--wall", choices=vpico.WALLS + ("none",),
@@ -498,6 +545,11 @@ def main(argv: list[str]) -> int:
         return 0
     if ns.clock:
         print_clock(clock_bench())
+        return 0
+    if ns.clock_run:
+        lat = clock_run(ns.clock_run)
+        figures.update({"pico.clock.run": "%.1f ms median, %.1f max (%d of %d seconds seen)" % (
+            statistics.median(lat), max(lat), len(lat), ns.clock_run)})
         return 0
     with vpico.VPico() as b:
         tree = deploy.build()

@@ -101,6 +101,10 @@ ROWS: list[tuple[str, str, str, str]] = [
     ("pico.clock.second", "virtual Pico, the shot clock: a second's true boundary (the "
      "countdown's start plus whole seconds) to the last I2C byte of the OLED's new second",
      "50 ms", PICO_CLOCK),
+    ("pico.clock.run", "virtual Pico, the shot clock over a 10-minute countdown: each "
+     "second's true boundary to the last I2C byte of the OLED's new second", "50 ms",
+     "`bench_vpico --clock-run 600`: virtual Pico, a 14.1 match with a custom 600 s clock, "
+     "emulated time"),
     ("pico.clock.press", "virtual Pico, press to pixels with the shot clock running: a key's "
      "contact to the last I2C byte of its screen, the keys of a 14.1 match", "50 ms",
      PICO_CLOCK),
