@@ -2,7 +2,8 @@
 from firmware import hw
 from firmware.app import Hardware
 from host_tools import fakes  # puts firmware/lib (and on CPython framebuf) on sys.path
-from host_tools.fakepins import BUTTONS, FakeMatrix, FakePin
+from host_tools.fakekeys import BUTTONS, FakeMatrix
+from host_tools.fakepins import FakePin
 
 
 def _no_sleep(ms):

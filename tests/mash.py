@@ -5,7 +5,7 @@ import sys
 from firmware import stjson
 from firmware.events import check as check_event
 from firmware.ui import Controller
-from host_tools.fakepins import BUTTONS
+from host_tools.fakekeys import BUTTONS
 
 KEYPAD = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "*", "#")
 NAMES = KEYPAD + BUTTONS  # both layouts' names go to either layout (wrong ones must be refused)

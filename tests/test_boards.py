@@ -10,7 +10,7 @@ from apprig import FakeWdt
 
 from firmware import views
 from host_tools import fakes
-from host_tools.fakepins import FakeMatrix
+from host_tools.fakekeys import FakeMatrix
 from host_tools.fakes.max7219 import decode_max7219
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,7 +1,8 @@
 # mp: yes
 # Input layer: debounce, long press, stuck and chattering keys, keypad scan, ticks wrap, no alloc.
 from firmware.keys import Buttons, Keypad, ticks_add, ticks_diff, wrap_add, wrap_diff
-from host_tools.fakepins import FakeMatrix, FakePin, press_script, run, toggle_script
+from host_tools.fakekeys import FakeMatrix, press_script, run, toggle_script
+from host_tools.fakepins import FakePin
 
 NAMES = ("A", "B", "FOUL", "UNDO")
 

@@ -3,7 +3,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from firmware.keys import Buttons, Keypad, ticks_add
-from host_tools.fakepins import FakeMatrix, FakePin, press_script, run
+from host_tools.fakekeys import FakeMatrix, press_script, run
+from host_tools.fakepins import FakePin
 
 # Bound per key per 1000 ms: debounced transitions need a 30 ms stable level and at most 5 fit in
 # one 200 ms chatter window (the 6th is chatter), so at most 15 releases ("press") in a second,
