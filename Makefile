@@ -29,20 +29,18 @@ $(STAMP): requirements-dev.txt
 	$(BIN)/python -m pip install --quiet --no-deps --target $(VENV)/mpstubs -r $(VENV)/req-stubs.txt
 	touch $@
 
-# pytest-xdist workers; each test file runs whole in one worker (its module fixtures, one
+# Two pytest-xdist workers; each test file runs whole in one worker (its module fixtures, one
 # virtual Pico or one frozen VM build, serve all its tests) but for the files of long
 # independent tests, shared test by test, and the longest start first (tests/conftest.py's
-# scheduler and order). make test has three workers on two cores: the virtual Pico's tests
-# wait on real time part of theirs (its REPL, mpremote), and the third fills those waits (9 min
-# of pytest instead of 10 min 19 s); make check's tests only compute, on two.
-XDIST := --dist loadfile --no-loadscope-reorder
+# scheduler and order).
+XDIST := -n 2 --dist loadfile --no-loadscope-reorder
 test: venv node_modules
-	$(BIN)/python -m pytest -q -n 3 $(XDIST) tests
+	$(BIN)/python -m pytest -q $(XDIST) tests
 
 # The loop of a minute: the rules, journal, UI and views tests on CPython and one run of the
 # board-like VM (tests/conftest.py's markers: no virtual Pico, no other VM run, nothing slow).
 check: venv
-	$(BIN)/python -m pytest -q -n 2 $(XDIST) -m "not (vpico or mp or slow) or smoke" tests
+	$(BIN)/python -m pytest -q $(XDIST) -m "not (vpico or mp or slow) or smoke" tests
 
 # The board-like VM with the firmware frozen in (manifest.py), as a custom board image would
 # have it; needs Debian's build-essential gcc-i686-linux-gnu libc6-dev-i386-cross (about 40 s).

@@ -68,11 +68,11 @@ SLOW = ("test_journal_torn.py::test_power_cut_at_every_byte", "test_journal_nor.
         "test_club_mqtt.py::")
 # Under pytest-xdist each test file runs whole in one worker, so that its module fixtures (one
 # virtual Pico, one frozen VM build, one recorded match) serve all its tests, but for these files
-# of long independent tests, which the workers share test by test (_Scopes, below).
+# of long independent tests, which the two workers share test by test (_Scopes, below).
 SPREAD = ("test_journal_torn.py", "test_properties.py", "test_views_essentials.py",
           "test_mash.py", "test_roundtrip.py", "test_micropython.py", "test_journal_damage.py",
           "test_keys_fuzz.py", "test_scenarios.py", "test_vpico_devices.py", "test_deploy.py")
-# Files that keep one worker busy longest go first, so that the other workers take the many
+# Files that keep one worker busy longest go first, so that the other worker takes the many
 # short tests meanwhile (xdist's own reorder, by test count, is off: --no-loadscope-reorder).
 FIRST = VPICO + ("test_app_frozen.py", "test_properties.py", "test_journal_torn.py",
                  "test_app_mp.py", "test_micropython.py")
