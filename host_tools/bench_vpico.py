@@ -382,6 +382,33 @@ CLOCK_KEYS = "B A B 1 2 A C B * B".split()
 BUZZER_PIN = 26  # boards/README.md: the Pico's piezo on GP26
 
 
+def clock_started(b: vpico.VPico, key: str) -> int:
+    """Press key (the clock's start) and return the emulated us the countdown started at: the
+    start of the loop pass that drew the key's screen (its ticks_ms is the clock's start)."""
+    seq = b.stats()["seq"]
+    from_us = b.time_us()
+    b.press(key)
+    b.wait(300)
+    ev = b.log(seq)
+    down = next(e["t"] for e in ev if e.get("ev") == "down" and e["key"] == key)
+    p = next(e["pass"] for e in ev if e.get("ev") == "i2c" and e.get("data")
+             and e["t0"] >= down)
+    return dict(b.passes(from_us))[p]
+
+
+def second_lags(frames: list, t0: int, first: int, last: int) -> list[float]:
+    """For seconds first..last of a countdown started at t0 (us): how long after its true
+    boundary the first screen update from then on was out (ms); a second without one is left
+    out."""
+    lat = []
+    for k in range(first, last + 1):
+        edge = t0 + k * 1000000
+        after = [f for f in frames if f[0] >= edge]
+        if after:
+            lat.append((after[0][1] - edge) / 1000)
+    return lat
+
+
 def clock_bench(seconds: int = 12) -> dict:
     """The shot clock on the real firmware: how long after each second's true boundary (the
     countdown started at the loop pass that took "#6"; a second later the shown second
@@ -398,24 +425,10 @@ def clock_bench(seconds: int = 12) -> dict:
         for k in CLOCK_SETUP[:-1]:
             b.press(k)
             b.wait(250)
-        seq = b.stats()["seq"]
-        from_us = b.time_us()
-        b.press(CLOCK_SETUP[-1])
-        b.wait(300)
-        ev = b.log(seq)
-        down = next(e["t"] for e in ev if e.get("ev") == "down" and e["key"] == "6")
-        p = next(e["pass"] for e in ev if e.get("ev") == "i2c" and e.get("data")
-                 and e["t0"] >= down)
-        t0 = dict(b.passes(from_us))[p]  # the pass's start: its ticks_ms is the clock's start
+        t0 = clock_started(b, CLOCK_SETUP[-1])
         seq = b.stats()["seq"]
         b.wait(seconds * 1000 + 200 - (b.time_us() - t0) / 1000)
-        frames = frames_after(b.log(seq), t0 + 300000)
-        lat = []
-        for k in range(1, seconds + 1):
-            edge = t0 + k * 1000000
-            after = [f for f in frames if f[0] >= edge]
-            if after:
-                lat.append((after[0][1] - edge) / 1000)
+        lat = second_lags(frames_after(b.log(seq), t0 + 300000), t0, 1, seconds)
         rows = []
         for k in CLOCK_KEYS:
             seq = b.stats()["seq"]
@@ -451,25 +464,14 @@ def clock_run(seconds: int = 600, out=print) -> list[float]:
         for k in ("5", "1", "#"):  # start, P1 breaks, the menu's "#"
             b.press(k)
             b.wait(250)
-        seq = b.stats()["seq"]
-        from_us = b.time_us()
-        b.press("6")
-        b.wait(300)
-        ev = b.log(seq)
-        down = next(e["t"] for e in ev if e.get("ev") == "down" and e["key"] == "6")
-        p = next(e["pass"] for e in ev if e.get("ev") == "i2c" and e.get("data")
-                 and e["t0"] >= down)
-        t0 = dict(b.passes(from_us))[p]
+        t0 = clock_started(b, "6")
         done = 0
         while done < seconds:
             seq = b.stats()["seq"]
             n = min(60, seconds - done)
             b.wait((t0 + (done + n) * 1000000 + 200000 - b.time_us()) / 1000)
             frames = frames_after(b.log(seq), t0 + done * 1000000 + 300000)
-            for k in range(done + 1, done + n + 1):
-                after = [f for f in frames if f[0] >= t0 + k * 1000000]
-                if after:
-                    lat.append((after[0][1] - t0 - k * 1000000) / 1000)
+            lat += second_lags(frames, t0, done + 1, done + n)
             done += n
             out("  %d s: median %.1f ms, max %.1f over %d seconds" % (
                 done, statistics.median(lat), max(lat), len(lat)))
