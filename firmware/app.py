@@ -86,72 +86,88 @@ class App:
         # with it) and fill the holes it leaves (collect()). Then feed the watchdog: only a
         # step that got here is healthy. The shot clock first (ctl.tick: the keys' time, its
         # buzzer's sound, a tone ended): a new second shown redraws, on the page shown.
-        inp = self.hw.input
+        idle = self._keys(now)  # (and no screen drawn: the network's turn, below)
         ctl = self.ctl
-        tb = self.table
-        b = ctl.tick(now)
+        if ctl.version != self.drawn or ctl.secs != self.secs:
+            idle = False
+            self._draw(now)
+        elif self.page is not None and ticks_diff(now, self.t_page) >= _PAGE_MS:
+            self._turn(now)
+        elif self.hw.wall is not None:
+            self.hw.wall.tick(now)  # a wall panel's blinking marks
+        said = self.table.work()  # Start's archive, journal, settings, then pruning: a step a pass
+        if said:
+            ctl.say([said])
+        if idle and self.net is not None:
+            self.network(self.net, now)
+        wdt = self.hw.wdt
+        if wdt is not None:
+            wdt.feed()
+
+    def _keys(self, now):
+        # The shot clock's pass and its buzzer, then every queued key into the controller; True
+        # if none came.
+        b = self.ctl.tick(now)
         bz = self.hw.buzzer
         if bz is not None:
             if b:
                 bz.play(b, now)
             bz.poll(now)
+        inp = self.hw.input
         ev = inp.poll(now)
-        idle = ev is None  # (and no screen drawn: the network's turn, below)
+        if ev is None:
+            return True
         while ev is not None:
-            ctl.key(ev[0], ev[1])
+            self.ctl.key(ev[0], ev[1])
             ev = inp.get()
-        wall = self.hw.wall
-        if ctl.version != self.drawn or ctl.secs != self.secs:
-            self.secs = ctl.secs
-            idle = False
-            h = ctl.held()  # keys whose long press counts now (the buttons' with a clock)
-            if h != self.held:
-                self.held = h
-                hold = getattr(inp, "hold", None)
-                if hold is not None:
-                    hold(h)
-            p = self.panel
-            if p is not None and tb.cfg["bright"] != p.level:
-                p.brightness(tb.cfg["bright"])
-            m = ctl.model()
-            if self.net is not None:
-                m["link"] = self.link
-            if self.page is not None and ctl.version != self.drawn:  # a new screen: its first
-                self.page = 0  # page
-                self.t_page = now
-            self.drawn = ctl.version
-            r = views.render(m, self.kind, self.page or 0)
-            if wall is None:
-                m = None  # the model can be collected while the display draws
-            show(self.hw.display, r)
-            if wall is not None:
-                wv = views.render(m, getattr(wall, "view", "wall"))  # (the digits': theirs)
-                m = None
-                wall.show(wv)
-            if ctl.saved() and self.kind in views.MARKED:  # the key's records written after
-                # its screens (Table.after_screen): the same screen again, without the mark
-                show(self.hw.display, views.unmark(r))
-            r = None
-            self.draws += 1
-            collect()
-        elif self.page is not None and ticks_diff(now, self.t_page) >= _PAGE_MS:
-            self.page += 1
+        return False
+
+    def _draw(self, now):
+        # The controller's screen: on the display, then on the wall panel, then again without
+        # its unsaved mark once the key's records are written; then the collection.
+        ctl = self.ctl
+        self.secs = ctl.secs
+        h = ctl.held()  # keys whose long press counts now (the buttons' with a clock)
+        if h != self.held:
+            self.held = h
+            hold = getattr(self.hw.input, "hold", None)
+            if hold is not None:
+                hold(h)
+        p = self.panel
+        bright = self.table.cfg["bright"]
+        if p is not None and bright != p.level:
+            p.brightness(bright)
+        m = ctl.model()
+        if self.net is not None:
+            m["link"] = self.link
+        if self.page is not None and ctl.version != self.drawn:  # a new screen: its first
+            self.page = 0  # page
             self.t_page = now
-            m = ctl.model()
-            if self.net is not None:
-                m["link"] = self.link
-            show(self.hw.display, views.render(m, self.kind, self.page))
-        elif wall is not None:
-            wall.tick(now)  # a wall panel's blinking marks
-        said = tb.work()  # Start's archive, journal, settings, then pruning: a step a pass
-        if said:
-            ctl.say([said])
-        n = self.net
-        if n is not None and idle:
-            self.network(n, now)
-        wdt = self.hw.wdt
-        if wdt is not None:
-            wdt.feed()
+        self.drawn = ctl.version
+        r = views.render(m, self.kind, self.page or 0)
+        wall = self.hw.wall
+        if wall is None:
+            m = None  # the model can be collected while the display draws
+        show(self.hw.display, r)
+        if wall is not None:
+            wv = views.render(m, getattr(wall, "view", "wall"))  # (the digits': theirs)
+            m = None
+            wall.show(wv)
+        if ctl.saved() and self.kind in views.MARKED:  # the key's records written after
+            # its screens (Table.after_screen): the same screen again, without the mark
+            show(self.hw.display, views.unmark(r))
+        r = None
+        self.draws += 1
+        collect()
+
+    def _turn(self, now):
+        # The 16x2 LCD's next page of what does not fit its two rows.
+        self.page += 1  # pyright: ignore[reportOperatorIssue]  (a 16x2 LCD: never None)
+        self.t_page = now
+        m = self.ctl.model()
+        if self.net is not None:
+            m["link"] = self.link
+        show(self.hw.display, views.render(m, self.kind, self.page))
 
     def network(self, n, now):
         # The club network's step (firmware.net: at most one socket operation of 30 ms), only
@@ -347,12 +363,10 @@ class Runner:
 
     def tick(self, now):
         # One pass: True after a healthy step, False while failing or showing the error screen.
-        if self.error is not None:
-            if ticks_diff(now, self.t_error) < self.error_ms:
-                return False
-            self.restart()
-            if self.error is not None:
-                return False
+        # (This and App.step keep their frames small enough for the C stack: a larger frame is
+        # allocated on the heap at each call, which costs a pass on a Pico more than its work.)
+        if self.error is not None and not self._again(now):
+            return False
         try:
             self.app.step(now)
         except KeyboardInterrupt:
@@ -361,6 +375,20 @@ class Runner:
         except Exception as e:  # noqa: BLE001 - any error in the app leads to a soft restart
             self.fail(e, now)
             return False
+        if self.failures or self.marked:
+            self._healthy(now)
+        return True
+
+    def _again(self, now):
+        # Failing: True once the error screen has been up error_ms and the restart worked.
+        if ticks_diff(now, self.t_error) < self.error_ms:
+            return False
+        self.restart()
+        return self.error is None
+
+    def _healthy(self, now):
+        # A step that worked: the failures' count ends, and the boot's mark goes once the app
+        # ran _HEALTHY_MS without an error.
         if self.failures:
             self.failures = 0
             self._log = None
@@ -370,7 +398,6 @@ class Runner:
             elif ticks_diff(now, self.t_ok) >= _HEALTHY_MS:
                 self.marked = False
                 self.store.healthy()  # pyright: ignore[reportOptionalMemberAccess]
-        return True
 
     def stopped(self):
         # Stopped on purpose (Ctrl-C, the REPL; a deploy's reset follows): no fault for safe mode,

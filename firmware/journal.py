@@ -301,6 +301,8 @@ class Journal:
         self._dir = ""
         self._due = -1  # the record whose window's snapshot (bw, snap) tidy() writes; -1: none
         self._full = -1  # the full folder tidy() packs, -1: none
+        self._untidy = False  # tidy() may have work: set where head, _due, _full or _fs change
+        # (its checks take a third of an idle loop pass on a Pico; this one is a tenth of them)
         self._c0 = None  # record 0's time (rtc.clock()'s count; -1 none), None: not read yet
         self._fq = -1  # the file's first record whose time (the same count) _fc holds
         self._fc = -1
@@ -432,6 +434,7 @@ class Journal:
         self.lines.clear()
         self._gm = 0
         self._due = self._bs = self._top
+        self._untidy = True
 
     def tidy(self):
         """The writing an event's record leaves for later: its window's snapshot, a full
@@ -442,9 +445,14 @@ class Journal:
         it first, so the order on flash is as if it were done at once. A snapshot whose record
         is held waits for it (commit(), then tidy()). A failure leaves the journal as flash
         holds it (reopened)."""
+        if self._untidy:  # (a call of this small frame costs a Pico a sixth of _tidy's: the
+            self._tidy()  # larger one's frame is on the heap)
+
+    def _tidy(self):
+        self._untidy = False  # (a failure below reopens, which sets it again)
         due = self._due
         if due > self.head:
-            due = -1
+            due = -1  # (its record's commit() sets _untidy again)
         n = self._full
         nxt = self.head + 1
         new_file = nxt % _R == 0 and self._fs != nxt
@@ -496,6 +504,7 @@ class Journal:
             except OSError:
                 pass  # (read by where its records are)
         self.head = seq
+        self._untidy = True
         if seq % self._np == self._np - 1:
             self._full = seq // self._np  # packed by tidy()
 
@@ -618,6 +627,7 @@ class Journal:
             self._f.close()
             self._f = None
             self._fs = -1
+            self._untidy = True
 
     def close(self):
         # The held records written (commit()), then the open files closed; a folder's pack
@@ -899,6 +909,7 @@ class Journal:
         if ahead > top:
             ev = max(ev, ahead)
         self.head = self._top = top
+        self._untidy = True
         while True:
             try:
                 if last is not None and last[2] in "eu":

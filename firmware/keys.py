@@ -251,7 +251,8 @@ class KeyScanner:
 
 
 # ---------------------------------------------------------------- 4x4 matrix keypad
-# Drive one row low at a time, read pulled-up columns; single-key rollover.
+# Drive one row low at a time, read pulled-up columns; single-key rollover. At rest every row
+# stays low and a pass reads only the columns.
 class Keypad(KeyScanner):
     # rows: output pins (.value(v) or callable(v)), best open-drain so two held keys never short
     # a high row to a low one; cols: input pins with pull-ups. keymap names keys row by row.
@@ -263,32 +264,35 @@ class Keypad(KeyScanner):
                             stuck_ms, chatter_ms, chatter_edges, quiet_ms, True, queue)
         self._rows = [reader(p) for p in rows]
         self._cols = [reader(p) for p in cols]
-        self._rest = True  # every key released, settled and normal after the last scan
-        for r in self._rows:
-            r(1)
+        self._rest = True  # every key released, settled and normal after the last scan: then
+        for r in self._rows:  # every row is low
+            r(0)
 
     def _scan(self, now):
-        # A key that reads released and is at rest (released, settled, normal) is not stepped:
-        # _step would do nothing with it, and 16 calls a pass would take a few ms on a board.
-        # With every key at rest, all rows driven low at once tell whether any key is down: 12
-        # pin calls a pass instead of 24, a third of the pass's time on a Pico.
+        # With every key at rest, the rows stay low and a column that reads high has no key
+        # down: 4 pin calls a pass, in a frame small enough for the C stack (a larger one is
+        # allocated on the heap at each call, which costs a Pico more than the reads).
+        if self._rest:
+            for col in self._cols:
+                if not col():
+                    break
+            else:
+                return
+            for drive in self._rows:
+                drive(1)
+        self._each(now)
+        if self._rest:
+            for drive in self._rows:
+                drive(0)
+
+    def _each(self, now):
+        # One row low at a time: each key's level, stepped unless it reads released and is at
+        # rest (released, settled, normal: _step would do nothing with it).
         rows = self._rows
         cols = self._cols
         raw = self.raw
         unstable = self.unstable
         mode = self.mode
-        if self._rest:
-            for drive in rows:
-                drive(0)
-            down = False
-            for col in cols:
-                if not col():
-                    down = True
-                    break
-            for drive in rows:
-                drive(1)
-            if not down:
-                return
         nc = len(cols)
         i = 0
         for r in range(len(rows)):
@@ -316,9 +320,21 @@ class Buttons(KeyScanner):
                             chatter_ms, chatter_edges, quiet_ms, False, queue)
         self._reads = [reader(p) for p in pins]
         self._low = 1 if active_low else 0
+        self._rest = True  # every key released, settled and normal after the last scan
 
     def _scan(self, now):
-        # As Keypad's: a key at rest that reads released is not stepped.
+        # As Keypad's: with every key at rest, a read of each pin in a small frame; else each
+        # key's level, stepped unless it reads released and is at rest.
+        if self._rest:
+            low = self._low
+            for read in self._reads:
+                if (1 - low if read() else low):  # (a key reads pressed)
+                    break
+            else:
+                return
+        self._each(now)
+
+    def _each(self, now):
         reads = self._reads
         low = self._low
         raw = self.raw
@@ -328,3 +344,4 @@ class Buttons(KeyScanner):
             p = 1 - low if reads[i]() else low
             if p or raw[i] or unstable[i] or mode[i]:
                 self._step(i, p, now)
+        self._rest = not (any(raw) or any(unstable) or any(mode))

@@ -169,23 +169,34 @@ def test_keypad_identifies_each_of_16_keys():
     ev = _events(run(k, script, 300 * 16 + 500))
     assert ev == [("press", key) for key in "123A456B789C*0#D"]
     assert m.multi_low == 0  # one row driven low at a time, or all of them
-    assert [p.level for p in m.rows] == [1, 1, 1, 1]
+    assert [p.level for p in m.rows] == [0, 0, 0, 0]  # at rest every row stays low
 
 
 def test_keypad_at_rest_reads_each_column_once_a_scan():
-    # Every key released and settled: all rows low at once, 4 column reads a pass instead of
-    # 16; a contact then scans row by row from the same pass on.
-    k, m = _keypad()
+    # Every key released and settled: the rows stay low, 4 column reads a pass and no row
+    # driven, instead of 16 reads and 8 drives; a contact then scans row by row from the same
+    # pass on.
+    m = FakeMatrix()
+    drives = []
+
+    def row(pin):
+        def drive(v):
+            drives.append(v)
+            pin.value(v)
+        return drive
+
+    k = Keypad([row(p) for p in m.rows], m.cols)
     run(k, press_script(m.switch("6"), 100, 100), 600)
-    reads = m.reads
+    assert [p.level for p in m.rows] == [0, 0, 0, 0]
+    reads, n = m.reads, len(drives)
     for t in range(600, 700):
         k.poll(t)
-    assert m.reads - reads == 100 * 4
+    assert m.reads - reads == 100 * 4 and len(drives) == n
     m.press("6")
     k.poll(700)
     assert m.reads - reads == 100 * 4 + 3 + 16  # ("6": the third column reads low, then
     # the rows one by one)
-    assert k.raw[m.keymap.index("6")] == 1
+    assert k.raw[m.keymap.index("6")] == 1 and m.multi_low == 0
 
 
 def test_keypad_custom_keymap_and_long():

@@ -335,8 +335,17 @@ class VPico:
         return [json.loads(x) for x in self.cmd("log %d" % since).splitlines() if x.strip()]
 
     def passes(self, from_us: int = 0) -> list[tuple[int, int]]:
+        """(n, us) of each keypad scan row by row since from_us: the loop passes while a key is
+        down or settling (the n that events' "pass" names)."""
+        return self._times("passes", from_us)
+
+    def feeds(self, from_us: int = 0) -> list[tuple[int, int]]:
+        """(n, us) of each watchdog feed since from_us: the end of each of the app's passes."""
+        return self._times("feeds", from_us)
+
+    def _times(self, what: str, from_us: int) -> list[tuple[int, int]]:
         return [tuple(int(float(x)) for x in ln.split())  # type: ignore[misc]
-                for ln in self.cmd("passes %d" % from_us).splitlines() if ln.strip()]
+                for ln in self.cmd("%s %d" % (what, from_us)).splitlines() if ln.strip()]
 
     def serial(self, n: int = 4096) -> str:
         """The last n bytes of the board's USB serial output (this boot)."""

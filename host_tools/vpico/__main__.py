@@ -11,9 +11,9 @@
       one control-socket command (presses take turns: one starts 60 ms after the one before
       it was released): press KEY [MS] | down KEY | up KEY | wait MS | time | screen
       | text | png PATH [SCALE] | device | wall | tones [PIN] | stats | log [SEQ]
-      | passes [FROM_US] | serial [N] (default socket: build/vpico/flash.ctl); text, png and
-      wall-rows (the wall panel as seen) are drawn here from the device state for the board's
-      display kind
+      | passes [FROM_US] | feeds [FROM_US] | serial [N] (default socket:
+      build/vpico/flash.ctl); text, png and wall-rows (the wall panel as seen) are drawn here
+      from the device state for the board's display kind
 """
 
 from __future__ import annotations
@@ -62,7 +62,9 @@ COMMANDS = (
     ("tones", (("PIN", True, _number),), "the PWM tones on PIN (any pin): JSON, us and Hz"),
     ("stats", (), "the emulator's counters (JSON)"),
     ("log", (("SEQ", True, _number),), "the events from SEQ on, a JSON object a line"),
-    ("passes", (("FROM_US", True, _number),), "the firmware's loop passes since FROM_US"),
+    ("passes", (("FROM_US", True, _number),), "the keypad's row-by-row scans since FROM_US"),
+    ("feeds", (("FROM_US", True, _number),), "the watchdog's feeds (the app's loop passes) "
+     "since FROM_US"),
     ("serial", (("N", True, _number),), "the last N bytes of the USB serial output"),
 )
 

@@ -35,7 +35,11 @@
 //     stats               one JSON object: counters
 //     log [SEQ]           events from SEQ on, one JSON object a line: key down/up/seen, I2C
 //                         transactions (t0/t1 us, addr, ack, bytes, GDDRAM bytes, window, pass)
-//     passes [FROM_US]    "N T_US" for each keypad scan (a loop pass of the firmware) since FROM_US
+//     passes [FROM_US]    "N T_US" for each keypad scan row by row since FROM_US (a loop pass
+//                         of the firmware while a key is down or settling: at rest its rows stay
+//                         low and it reads only the columns)
+//     feeds [FROM_US]     "N T_US" for each watchdog feed since FROM_US (the end of each loop
+//                         pass of the app, firmware/app.py)
 //     serial [N]          the last N (default 4096) bytes of the USB serial output
 //     device              the selected display's chip state, one JSON object (OLED RAM in hex,
 //                         the LCD's DDRAM codes by row and CGRAM, each MAX7219's registers)
@@ -249,7 +253,7 @@ export function attachBoard(mcu, clock, opts = {}) {
   };
 
   const stats = {
-    i2cTransactions: 0, i2cNacks: 0, i2cBytes: 0, gddramBytes: 0, frames: 0, passes: 0,
+    i2cTransactions: 0, i2cNacks: 0, i2cBytes: 0, gddramBytes: 0, frames: 0, passes: 0, feeds: 0,
     softTransactions: 0, firstFrameUs: null, firstLitFrameUs: null,
     spiBytes: 0, spiUnrouted: 0, spiLatches: 0, neopixelFrames: 0, tones: 0,
   };
@@ -582,6 +586,14 @@ export function attachBoard(mcu, clock, opts = {}) {
   const KEYMAP = '123A456B789C*0#D';
   const BUTTONS = { P1: 14, P2: 15, FOUL: 16, UNDO: 20, MISS: 21, OK: 22 };
   const passTimes = new Float64Array(8192); // when each of the last 8192 keypad scans began
+  // the watchdog's feeds (its LOAD register written): when each of the last 8192 came
+  const feedTimes = new Float64Array(8192);
+  const watchdog = mcu.peripherals[0x40058];
+  const watchdogWrite = watchdog.writeUint32.bind(watchdog);
+  watchdog.writeUint32 = (offset, value) => {
+    if (offset === 0x04) feedTimes[stats.feeds++ % feedTimes.length] = us();
+    watchdogWrite(offset, value);
+  };
   const pressed = new Set();
   const PRESS_GAP_MS = 60; // between queued presses: past the firmware's 30 ms release debounce
   let keysFree = 0; // emulated us from which the next `press` may start
@@ -764,13 +776,14 @@ export function attachBoard(mcu, clock, opts = {}) {
         const from = Number(a[1] || 0);
         return reply(events.filter((e) => e.seq >= from).map((e) => JSON.stringify(e)).join('\n') + '\n');
       }
-      if (c === 'passes') {
-        // start times (us) of the keypad scans (one a loop pass) since FROM_US
+      if (c === 'passes' || c === 'feeds') {
+        // the times (us) since FROM_US of the keypad's row-by-row scans or the watchdog's feeds
+        const [times, count] = c === 'passes' ? [passTimes, stats.passes] : [feedTimes, stats.feeds];
         const from = Number(a[1] || 0);
-        const n = Math.min(stats.passes, passTimes.length);
+        const n = Math.min(count, times.length);
         const out = [];
-        for (let i = stats.passes - n; i < stats.passes; i++) {
-          const t = passTimes[i % passTimes.length];
+        for (let i = count - n; i < count; i++) {
+          const t = times[i % times.length];
           if (t >= from) out.push(`${i + 1} ${t}`);
         }
         return reply(out.join('\n') + '\n');
