@@ -302,7 +302,7 @@ class Journal:
         self._due = -1  # the record whose window's snapshot (bw, snap) tidy() writes; -1: none
         self._full = -1  # the full folder tidy() packs, -1: none
         self._untidy = False  # tidy() may have work: set where head, _due, _full or _fs change
-        # (its checks take a third of an idle loop pass on a Pico; this one is a tenth of them)
+        # (so that the app's passes call _tidy(), whose frame is on the heap, only then)
         self._c0 = None  # record 0's time (rtc.clock()'s count; -1 none), None: not read yet
         self._fq = -1  # the file's first record whose time (the same count) _fc holds
         self._fc = -1
@@ -445,8 +445,8 @@ class Journal:
         it first, so the order on flash is as if it were done at once. A snapshot whose record
         is held waits for it (commit(), then tidy()). A failure leaves the journal as flash
         holds it (reopened)."""
-        if self._untidy:  # (a call of this small frame costs a Pico a sixth of _tidy's: the
-            self._tidy()  # larger one's frame is on the heap)
+        if self._untidy:  # (this small frame is on the C stack: a Pico's idle pass calls it)
+            self._tidy()
 
     def _tidy(self):
         self._untidy = False  # (a failure below reopens, which sets it again)

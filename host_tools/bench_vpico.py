@@ -262,6 +262,15 @@ def _watched(app):
 """
 
 
+def idle_cpu(b: vpico.VPico, ms: int = 2000) -> float:
+    """The share of the core's cycles (percent of 125 MHz) the firmware took over ms of
+    emulated time: with no key, what the loop's passes cost (the core sleeps the rest)."""
+    s0 = b.stats()
+    b.wait(ms)
+    s1 = b.stats()
+    return (s1["cycles"] - s0["cycles"]) / ((s1["t_us"] - s0["t_us"]) * 125.0) * 100
+
+
 def heap_main() -> str:
     """boards/main.py with firmware.app's gc replaced by the watching stand-in."""
     src = (deploy.ROOT / "boards" / "main.py").read_text()
@@ -566,6 +575,8 @@ def main(argv: list[str]) -> int:
         figures.update({"pico.deploy": "{:.1f} s ({} files, {:,} bytes)".format(
             time.monotonic() - t, len(res["copied"]), res["bytes"])})
         b.wait_text("New match", timeout=120)
+        b.power_cut()  # (the deploy started the app with a soft reset: the boot from power-on)
+        b.wait_text("New match", timeout=120)
         b.wait(300)
         us, nbytes = first_screen_us(b)
         print("  boot to first screen: %.0f ms emulated (%d bus bytes)" % (us / 1000, nbytes))
@@ -579,6 +590,10 @@ def main(argv: list[str]) -> int:
         b.wait_text("New match", timeout=120)
         print("  press to pixels (GPIO edge of the contact -> last I2C byte of the new screen):")
         print_presses(press_keys(b, keys))
+        b.wait(300)
+        busy = idle_cpu(b)
+        print("  in play with no key: the loop's passes take %.0f%% of the CPU" % busy)
+        figures.update({"pico.idle": "%.0f%% (%.0fk cycles a ms)" % (busy, busy * 1.25)})
         b.power_cut()
         b.wait_text("Resumed", timeout=120)
         b.wait(300)
