@@ -301,8 +301,6 @@ class Journal:
         self._dir = ""
         self._due = -1  # the record whose window's snapshot (bw, snap) tidy() writes; -1: none
         self._full = -1  # the full folder tidy() packs, -1: none
-        self._untidy = False  # tidy() may have work: set where head, _due, _full or _fs change
-        # (so that the app's passes call _tidy(), whose frame is on the heap, only then)
         self._c0 = None  # record 0's time (rtc.clock()'s count; -1 none), None: not read yet
         self._fq = -1  # the file's first record whose time (the same count) _fc holds
         self._fc = -1
@@ -434,7 +432,6 @@ class Journal:
         self.lines.clear()
         self._gm = 0
         self._due = self._bs = self._top
-        self._untidy = True
 
     def tidy(self):
         """The writing an event's record leaves for later: its window's snapshot, a full
@@ -445,19 +442,19 @@ class Journal:
         it first, so the order on flash is as if it were done at once. A snapshot whose record
         is held waits for it (commit(), then tidy()). A failure leaves the journal as flash
         holds it (reopened)."""
-        if self._untidy:  # (this small frame is on the C stack: a Pico's idle pass calls it)
+        # (Whether there is any, in a frame small enough for the C stack: a Pico's idle pass asks;
+        # the work's frame is allocated on the heap.)
+        h = self.head
+        if 0 <= self._due <= h or self._full >= 0 or (h + 1) % _R == 0 and self._fs != h + 1:
             self._tidy()
 
     def _tidy(self):
-        self._untidy = False  # (a failure below reopens, which sets it again)
         due = self._due
         if due > self.head:
-            due = -1  # (its record's commit() sets _untidy again)
+            due = -1
         n = self._full
         nxt = self.head + 1
         new_file = nxt % _R == 0 and self._fs != nxt
-        if due < 0 and n < 0 and not new_file:
-            return
         if due >= 0:
             self._due = -1
         self._full = -1
@@ -504,7 +501,6 @@ class Journal:
             except OSError:
                 pass  # (read by where its records are)
         self.head = seq
-        self._untidy = True
         if seq % self._np == self._np - 1:
             self._full = seq // self._np  # packed by tidy()
 
@@ -627,7 +623,6 @@ class Journal:
             self._f.close()
             self._f = None
             self._fs = -1
-            self._untidy = True
 
     def close(self):
         # The held records written (commit()), then the open files closed; a folder's pack
@@ -909,7 +904,6 @@ class Journal:
         if ahead > top:
             ev = max(ev, ahead)
         self.head = self._top = top
-        self._untidy = True
         while True:
             try:
                 if last is not None and last[2] in "eu":

@@ -131,7 +131,6 @@ def cut_at(j, x):
             else:
                 aside(j, path)
     j.head = j._top = x - 1
-    j._untidy = True
 
 
 def _unpack(root, path, n, first, x):

@@ -100,6 +100,7 @@ class KeyScanner:
         self.contact_ms = debounce_ms
         self._rollover = rollover
         self._owner = -1  # the key holding the rollover lock, or -1
+        self._rest = True  # every key released, settled and normal after the last scan
         self._q = [None] * queue  # type: list  # ring of (kind, name) events
         self._qh = 0
         self._qn = 0
@@ -152,6 +153,10 @@ class KeyScanner:
 
     def _scan(self, now):
         raise NotImplementedError
+
+    def _settled(self):
+        # After a scan key by key: whether every key is now at rest (the next scan's quick read).
+        self._rest = not (any(self.raw) or any(self.unstable) or any(self.mode))
 
     def _emit(self, kind, i):
         n = self._qn
@@ -264,8 +269,7 @@ class Keypad(KeyScanner):
                             stuck_ms, chatter_ms, chatter_edges, quiet_ms, True, queue)
         self._rows = [reader(p) for p in rows]
         self._cols = [reader(p) for p in cols]
-        self._rest = True  # every key released, settled and normal after the last scan: then
-        for r in self._rows:  # every row is low
+        for r in self._rows:  # (at rest every row is low)
             r(0)
 
     def _scan(self, now):
@@ -305,7 +309,7 @@ class Keypad(KeyScanner):
                     self._step(i, 0, now)
                 i += 1
             drive(1)
-        self._rest = not (any(raw) or any(unstable) or any(mode))
+        self._settled()
 
 
 # ---------------------------------------------------------------- direct buttons
@@ -320,7 +324,6 @@ class Buttons(KeyScanner):
                             chatter_ms, chatter_edges, quiet_ms, False, queue)
         self._reads = [reader(p) for p in pins]
         self._low = 1 if active_low else 0
-        self._rest = True  # every key released, settled and normal after the last scan
 
     def _scan(self, now):
         # As Keypad's: with every key at rest, a read of each pin in a small frame; else each
@@ -344,4 +347,4 @@ class Buttons(KeyScanner):
             p = 1 - low if reads[i]() else low
             if p or raw[i] or unstable[i] or mode[i]:
                 self._step(i, p, now)
-        self._rest = not (any(raw) or any(unstable) or any(mode))
+        self._settled()

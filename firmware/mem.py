@@ -16,8 +16,8 @@
 #     interns 86 names for good (1,080 bytes of name pool, 2 KB of heap), frozen or not. Kept.
 #   small frames in the loop pass (app.App.step's parts, Runner.tick, the scanners' at-rest
 #     reads, journal.tidy): a frame over 44 bytes is allocated on the heap at each call, and in
-#     an idle pass that cost more than the pass's work. On the Pico in play with no key: 47k
-#     cycles a millisecond (38% of the CPU) instead of 128k. Kept.
+#     an idle pass that cost more than the pass's work. On the Pico in play with no key: 49k
+#     cycles a millisecond (39% of the CPU) instead of 128k. Kept.
 #   gc.collect() before a language's text loads (lang.texts): the import's own allocations
 #     would otherwise take the holes its 4 KB in one piece needs; the views' tests on the
 #     board-like VM then run out at 80 KB, with it they run in 72. Kept.
