@@ -86,6 +86,8 @@ class App:
         # with it) and fill the holes it leaves (collect()). Then feed the watchdog: only a
         # step that got here is healthy. The shot clock first (ctl.tick: the keys' time, its
         # buzzer's sound, a tone ended): a new second shown redraws, on the page shown.
+        # (Its parts are methods of their own so that each frame is small enough for the C
+        # stack: a larger one is allocated on the heap at each call, firmware/mem.py.)
         idle = self._keys(now)  # (and no screen drawn: the network's turn, below)
         ctl = self.ctl
         if ctl.version != self.drawn or ctl.secs != self.secs:
@@ -363,10 +365,12 @@ class Runner:
 
     def tick(self, now):
         # One pass: True after a healthy step, False while failing or showing the error screen.
-        # (This and App.step keep their frames small enough for the C stack: a larger frame is
-        # allocated on the heap at each call, which costs a pass on a Pico more than its work.)
-        if self.error is not None and not self._again(now):
-            return False
+        if self.error is not None:
+            if ticks_diff(now, self.t_error) < self.error_ms:
+                return False
+            self.restart()
+            if self.error is not None:
+                return False
         try:
             self.app.step(now)
         except KeyboardInterrupt:
@@ -375,20 +379,6 @@ class Runner:
         except Exception as e:  # noqa: BLE001 - any error in the app leads to a soft restart
             self.fail(e, now)
             return False
-        if self.failures or self.marked:
-            self._healthy(now)
-        return True
-
-    def _again(self, now):
-        # Failing: True once the error screen has been up error_ms and the restart worked.
-        if ticks_diff(now, self.t_error) < self.error_ms:
-            return False
-        self.restart()
-        return self.error is None
-
-    def _healthy(self, now):
-        # A step that worked: the failures' count ends, and the boot's mark goes once the app
-        # ran _HEALTHY_MS without an error.
         if self.failures:
             self.failures = 0
             self._log = None
@@ -398,6 +388,7 @@ class Runner:
             elif ticks_diff(now, self.t_ok) >= _HEALTHY_MS:
                 self.marked = False
                 self.store.healthy()  # pyright: ignore[reportOptionalMemberAccess]
+        return True
 
     def stopped(self):
         # Stopped on purpose (Ctrl-C, the REPL; a deploy's reset follows): no fault for safe mode,

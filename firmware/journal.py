@@ -442,19 +442,14 @@ class Journal:
         it first, so the order on flash is as if it were done at once. A snapshot whose record
         is held waits for it (commit(), then tidy()). A failure leaves the journal as flash
         holds it (reopened)."""
-        # (Whether there is any, in a frame small enough for the C stack: a Pico's idle pass asks;
-        # the work's frame is allocated on the heap.)
-        h = self.head
-        if 0 <= self._due <= h or self._full >= 0 or (h + 1) % _R == 0 and self._fs != h + 1:
-            self._tidy()
-
-    def _tidy(self):
         due = self._due
         if due > self.head:
             due = -1
         n = self._full
         nxt = self.head + 1
         new_file = nxt % _R == 0 and self._fs != nxt
+        if due < 0 and n < 0 and not new_file:
+            return
         if due >= 0:
             self._due = -1
         self._full = -1

@@ -14,10 +14,11 @@
 #     bytes in 2.7 ms on the Pico's 400 kHz bus, a whole frame 1,026 bytes in 23 ms. Kept.
 #   the drivers' UTF-8 byte walks (oled, lcd): indexing a screen's 107 characters as a str
 #     interns 86 names for good (1,080 bytes of name pool, 2 KB of heap), frozen or not. Kept.
-#   small frames in the loop pass (app.App.step's parts, Runner.tick, the scanners' at-rest
-#     reads, journal.tidy): a frame over 44 bytes is allocated on the heap at each call, and in
-#     an idle pass that cost more than the pass's work. On the Pico in play with no key: 49k
-#     cycles a millisecond (39% of the CPU) instead of 128k. Kept.
+#   small frames in the loop pass (app.App.step's parts, the scanners' at-rest reads): a frame
+#     over 44 bytes is allocated on the heap at each call, and in an idle pass that cost more
+#     than the pass's work. On the Pico in play with no key: 87k cycles a millisecond (70% of
+#     the CPU) instead of 128k. Kept. (Journal.tidy's frame is one of them still: a small
+#     check before it would bring the pass to 39%, for 64 bytes of heap more.)
 #   gc.collect() before a language's text loads (lang.texts): the import's own allocations
 #     would otherwise take the holes its 4 KB in one piece needs; the views' tests on the
 #     board-like VM then run out at 80 KB, with it they run in 72. Kept.

@@ -106,12 +106,11 @@ MPY_FLAGS = ("-X", "no-source-lines")
 # NTP and "at" 309, boot's loading of rtc 15) 1,651; the network's resends (net.py's
 # subscription to .../resend and its rewind to the asked record) 255; TLS to the broker with its
 # CA checked (net_tls.py, loaded only where the secrets say "tls", and net's TCP socket kept
-# under the TLS for its timeouts) 339; a loop pass in small frames (App.step's parts, Runner's
-# failing and healthy steps, the scanners' at-rest reads, the journal's tidy() check: each call
-# of a frame over 44 bytes allocates it on the heap, which cost a Pico's idle pass more than its
-# work) 364.
+# under the TLS for its timeouts) 339; a loop pass in small frames (App.step's parts and the
+# scanners' at-rest reads: each call of a frame over 44 bytes allocates it on the heap, which
+# cost a Pico's idle pass more than its work) 229.
 MPY_BUDGET = (84 * 1024 + 934 + 886 + 3114 + 4900 + 720 + 1178 + 375 + 1191 + 4165 + 1651
-              + 255 + 339 + 364)
+              + 255 + 339 + 229)
 
 
 def mpy_cross_cmd(src: Path, out: Path) -> list[str]:
