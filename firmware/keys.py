@@ -256,8 +256,9 @@ class KeyScanner:
 
 
 # ---------------------------------------------------------------- 4x4 matrix keypad
-# Drive one row low at a time, read pulled-up columns; single-key rollover. At rest every row
-# stays low and a pass reads only the columns.
+# Drive one row low at a time, read pulled-up columns; single-key rollover. Between scans every
+# row stays low, so a column reads low where a key of it is down: a pass reads the columns and
+# scans only those and the ones with a key not at rest.
 class Keypad(KeyScanner):
     # rows: output pins (.value(v) or callable(v)), best open-drain so two held keys never short
     # a high row to a low one; cols: input pins with pull-ups. keymap names keys row by row.
@@ -269,47 +270,53 @@ class Keypad(KeyScanner):
                             stuck_ms, chatter_ms, chatter_edges, quiet_ms, True, queue)
         self._rows = [reader(p) for p in rows]
         self._cols = [reader(p) for p in cols]
-        for r in self._rows:  # (at rest every row is low)
+        self._busy = 0  # the columns (bit c) with a key not at rest after the last scan
+        for r in self._rows:
             r(0)
 
     def _scan(self, now):
-        # With every key at rest, the rows stay low and a column that reads high has no key
-        # down: 4 pin calls a pass, in a frame small enough for the C stack (a larger one is
+        # The columns that read low with every row low, and those with a key not at rest
+        # (released, settled and normal: _step would do nothing with it); none: nothing more
+        # (4 pin calls a pass, in a frame small enough for the C stack: a larger one is
         # allocated on the heap at each call, which costs a Pico more than the reads).
-        if self._rest:
-            for col in self._cols:
-                if not col():
-                    break
-            else:
-                return
-            for drive in self._rows:
-                drive(1)
-        self._each(now)
-        if self._rest:
-            for drive in self._rows:
-                drive(0)
+        m = self._busy
+        b = 1
+        for col in self._cols:
+            if not col():
+                m |= b
+            b += b
+        if m:
+            self._each(now, m)
 
-    def _each(self, now):
-        # One row low at a time: each key's level, stepped unless it reads released and is at
-        # rest (released, settled, normal: _step would do nothing with it).
-        rows = self._rows
+    def _each(self, now, m):
+        # One row low at a time: the level of each key of the columns in m, stepped unless it
+        # reads released and is at rest; then the columns with a key not at rest.
         cols = self._cols
+        rows = self._rows
         raw = self.raw
         unstable = self.unstable
         mode = self.mode
-        nc = len(cols)
+        busy = 0
+        for drive in rows:
+            drive(1)
         i = 0
-        for r in range(len(rows)):
-            drive = rows[r]
+        for drive in rows:
             drive(0)
-            for c in range(nc):
-                if not cols[c]():
-                    self._step(i, 1, now)
-                elif raw[i] or unstable[i] or mode[i]:
-                    self._step(i, 0, now)
+            b = 1
+            for col in cols:
+                if m & b:
+                    if not col():
+                        self._step(i, 1, now)
+                    elif raw[i] or unstable[i] or mode[i]:
+                        self._step(i, 0, now)
+                    if raw[i] or unstable[i] or mode[i]:
+                        busy |= b
+                b += b
                 i += 1
             drive(1)
-        self._settled()
+        for drive in rows:
+            drive(0)
+        self._busy = busy
 
 
 # ---------------------------------------------------------------- direct buttons

@@ -10,6 +10,7 @@
 # before any gets more, a pending choice all of its rows first (_place). The 16x2 LCD turns
 # pages.
 from firmware import lang
+from firmware.mem import const
 
 _KINDS = {"oled": (16, 8), "lcd20": (20, 4), "lcd16": (16, 2)}
 MARKED = _KINDS  # the kinds that mark a key's records not yet on flash ("*": _unsaved)
@@ -52,7 +53,7 @@ def wrap(text, w):
         else:
             out.append(text[i:j])
             i = j + 1
-    out.append(text[i:])
+    out.append(text[i:] if i else text)
     return out
 
 
@@ -141,16 +142,14 @@ def _tags(model, i):
     """Player i's group (8-ball) and foul count ("!": warned): "Sol F1", "On8 F2!", "F1", ""."""
     st = model["state"]
     g = st["groups"]
-    t = []
-    if g:
-        lo = 1 if g[i] == "solids" else 9  # the group's balls: 1-7 or 9-15
-        left = [b for b in st["on_table"] if lo <= b < lo + 7]
-        # E11: with the group down the player is on the 8
-        t.append(_tx(model, ("sol" if lo == 1 else "str") if left else "on8"))
     f = st["players"][i]["fouls"]
-    if f:
-        t.append("F%d%s" % (f, "!" if _warned(model, i) else ""))
-    return " ".join(t)
+    if not g:  # (no group: the fouls alone)
+        return "F%d%s" % (f, "!" if _warned(model, i) else "") if f else ""
+    lo = 1 if g[i] == "solids" else 9  # the group's balls: 1-7 or 9-15
+    left = [b for b in st["on_table"] if lo <= b < lo + 7]
+    # E11: with the group down the player is on the 8
+    t = _tx(model, ("sol" if lo == 1 else "str") if left else "on8")
+    return "%s F%d%s" % (t, f, "!" if _warned(model, i) else "") if f else t
 
 
 def _player_row(model, i, w):
@@ -158,13 +157,13 @@ def _player_row(model, i, w):
     p = st["players"][i]
     mark = ">" if st["shooter"] == i else ("*" if st["winner"] == i else " ")
     tags = _tags(model, i)
-    if tags:
-        tags += " "
-    right = tags + _score(model, i, True)
-    if w - len(right) - 1 < 4:
-        right = tags + _score(model, i, False)
-    room = max(w - len(right) - 2, 0)
-    return "%s%-*.*s %s" % (mark, room, room, p["name"], right)
+    sc = _score(model, i, True)
+    if w - len(tags) - len(sc) - (2 if tags else 1) < 4:
+        sc = _score(model, i, False)
+    room = w - len(tags) - len(sc) - (3 if tags else 2)
+    if room < 0:
+        room = 0
+    return "%s%-*.*s %s%s%s" % (mark, room, room, p["name"], tags, " " if tags else "", sc)
 
 
 def _both_row(model, w):
@@ -314,11 +313,11 @@ def _note_alerts(model, w):
         return []
     out = []
     if "end" in note:
-        t = note["end"] + " " + _tx(model, "end_" + note["end"])
+        t = "%s %s" % (note["end"], _tx(model, "end_" + note["end"]))
         out.append((wrap(t, w), t, 0))
     if "rack" in note:
         r = note["rack"]  # (its rule ID: the first 5 characters, C-S4dh being C-S4d's case)
-        t = r[:5] + " " + _tx(model, "rack_" + r)
+        t = "%s %s" % (r[:5], _tx(model, "rack_" + r))
         out.append((wrap(t, w), t, 0))
     sp = note.get("spot")
     if sp:
@@ -335,7 +334,7 @@ def _note_alerts(model, w):
         t = _tx(model, "viol_n" if note["foul"] == "S4" and note.get("pen") == 2 else "foul_n",
                 note["foul"])
         if note.get("pen"):
-            t += " " + _tx(model, "pen", note["pen"])
+            t = "%s %s" % (t, _tx(model, "pen", note["pen"]))
         out.append((wrap(t, w), t, 0))
     if "choice" in note and not out:
         t = _tx(model, "chose", _tx(model, note["choice"]))
@@ -495,16 +494,15 @@ def _lines(model, w, n=5, right=None):
             return out
         out.append(fit(balls, right or _tx(model, "rack", st["rack"]), w))
         lw = w - 10
-        p = st["players"]
-        rows = (("run", "run"), ("high", "high_run"), ("inning", "innings"))
-        for key, f in rows:
+        p0, p1 = st["players"]
+        for key, f in (("run", "run"), ("high", "high_run"), ("inning", "innings")):
             if len(out) >= n:
                 return out
-            out.append("%-*.*s%5s%5s" % (lw, lw, _tx(model, key), p[0][f], p[1][f]))
+            out.append("%-*.*s%5d%5d" % (lw, lw, _tx(model, key), p0[f], p1[f]))
         if m is not None and len(out) < n:
             out.append("%-*.*s%5s%5s" % (lw, lw, _tx(model, "avg"),
-                                         average(m.player(0, "balls"), p[0]["innings"]),
-                                         average(m.player(1, "balls"), p[1]["innings"])))
+                                         average(m.player(0, "balls"), p0["innings"]),
+                                         average(m.player(1, "balls"), p1["innings"])))
         return out
     rack = _tx(model, "rack", st["rack"])
     table = st["on_table"] or []
@@ -527,30 +525,33 @@ def _lines(model, w, n=5, right=None):
     return out
 
 
-# The last key hints' lines and what they were made from: [lines, language, w, hints, left
-# out, names]. A screen mostly shows the hints of the one before, and making and packing them
-# again took a quarter of a play screen's render (2.7 of 10 ms on the virtual Pico).
-_hl = [None, None, 0, None, None, None]
+# The key hints' lines of the last screens and what each was made from, the latest first:
+# [lines, language, w, hints, left out, names]. A screen mostly shows the hints of one of the
+# few before it (play, a ball being entered, a break), and making and packing them again took
+# a quarter of a play screen's render (2.5 of 10 ms on the virtual Pico).
+_hl = []
+_HL = const(3)  # kept at most
 
 
 def _hint_lines(model, w):
     """Key hints packed in lines of w (those answering a pending choice are shown with it).
-    The list may be the one the last call gave: callers slice it, never change it."""
+    The list may be one an earlier call gave: callers slice it, never change it."""
     hints = model.get("hints")
     w = _narrow(model, w)
     skip = _choice_opts(model)
     names = (_name(model, 0), _name(model, 1))  # (the lag hints name the players)
-    c = _hl
-    if (c[0] is not None and c[1] == model.get("lang") and c[2] == w and c[3] == hints
-            and c[4] == skip and c[5] == names):
-        return c[0]
+    code = model.get("lang")
+    for j in range(len(_hl)):
+        c = _hl[j]
+        if c[3] == hints and c[2] == w and c[1] == code and c[4] == skip and c[5] == names:
+            if j:
+                _hl.insert(0, _hl.pop(j))
+            return c[0]
     lines = pack(_hint_items(model, None, skip), w)
-    c[0] = lines
-    c[1] = model.get("lang")
-    c[2] = w
-    c[3] = [list(h) for h in hints] if hints else hints  # a copy: the model's may change
-    c[4] = skip
-    c[5] = names
+    if len(_hl) >= _HL:
+        _hl.pop()
+    # (a copy of the hints: the model's may change)
+    _hl.insert(0, [lines, code, w, [list(h) for h in hints] if hints else hints, skip, names])
     return lines
 
 
@@ -661,7 +662,10 @@ def _oled_play(model, w, h, alerts, ask):
     tail = [tags] if tags else []
     keep = bool(ask)
     al, ai = _place(alerts, h - 4 - len(tail), keep)
-    whole = len(al) == sum([len(a[0]) for a in alerts])  # every alert whole: room for big
+    n = 0
+    for a in alerts:
+        n += len(a[0])
+    whole = len(al) == n  # every alert whole: room for big
     if whole:
         lines = [_big_scores(model), "", _names_row(model, w)]
     else:
@@ -687,32 +691,35 @@ def _oled_play(model, w, h, alerts, ask):
     while len(lines) + len(hl) < h:
         lines.append("")
     lines.extend(hl)
-    return _cut(lines, w, h), [0] if whole else [], [base + k for k in ai]
+    for k in range(len(ai)):
+        ai[k] += base
+    return _cut(lines, w, h), [0] if whole else [], ai
 
 
 def _big_scores(model):
     # Both scores for the double-size row (8 columns): "  47  12", "3/5  2/5" (race shown where
     # it fits), around the middle.
     st = model["state"]
-    full = st["game"] != "14.1"
-    sc = [_score(model, 0, full), _score(model, 1, full)]
-    if len(sc[0]) > 3 or len(sc[1]) > 3:
-        sc = [_score(model, 0, False), _score(model, 1, False)]
-    return "%3s  %-3s" % (sc[0], sc[1])
+    if st["game"] == "14.1":  # (the points alone)
+        p = st["players"]
+        return "%3d  %-3d" % (p[0]["score"], p[1]["score"])
+    a = _score(model, 0, True)
+    b = _score(model, 1, True)
+    if len(a) > 3 or len(b) > 3:
+        a = _score(model, 0, False)
+        b = _score(model, 1, False)
+    return "%3s  %-3s" % (a, b)
 
 
 def _names_row(model, w):
     # The names under the big scores, the shooter marked (">" left, "<" right), the winner "*".
     st = model["state"]
-    m = [" ", " "]
-    for i in (0, 1):
-        if st["shooter"] == i:
-            m[i] = ">" if i == 0 else "<"
-        elif st["winner"] == i:
-            m[i] = "*"
-    half = (w - 1) // 2
-    return fit(m[0] + st["players"][0]["name"][:half - 1],
-               st["players"][1]["name"][:half - 1] + m[1], w)
+    sh = st["shooter"]
+    win = st["winner"]
+    p = st["players"]
+    k = (w - 1) // 2 - 1
+    return fit((">" if sh == 0 else "*" if win == 0 else " ") + p[0]["name"][:k],
+               p[1]["name"][:k] + ("<" if sh == 1 else "*" if win == 1 else " "), w)
 
 
 def _tags_row(model, w):
@@ -923,12 +930,11 @@ def _unsaved(lines, big, w):
     i = 2 if 0 in big else 0
     s = _UNDER[0] = lines[i]
     _UNDER[1] = i
-    if len(s) < w:
-        s = "%-*s" % (w - 1, s)
-    elif s[-1] != " ":
-        j = s.rfind("  ")
-        s = s[:j] + s[j + 1:] if j >= 0 else s
-    lines[i] = s[:w - 1] + "*"
+    j = -1 if len(s) < w or s[w - 1] == " " else s.rfind("  ", 0, w)
+    if j < 0:
+        lines[i] = "%-*.*s*" % (w - 1, w - 1, s)
+    else:
+        lines[i] = "%s%.*s*" % (s[:j], w - 1 - j, s[j + 1:])
 
 
 def unmark(out):

@@ -174,8 +174,8 @@ def test_keypad_identifies_each_of_16_keys():
 
 def test_keypad_at_rest_reads_each_column_once_a_scan():
     # Every key released and settled: the rows stay low, 4 column reads a pass and no row
-    # driven, instead of 16 reads and 8 drives; a contact then scans row by row from the same
-    # pass on.
+    # driven, instead of 16 reads and 8 drives; a contact then scans its column row by row
+    # from the same pass on, and only it while no other key is down or settling.
     m = FakeMatrix()
     drives = []
 
@@ -194,9 +194,14 @@ def test_keypad_at_rest_reads_each_column_once_a_scan():
     assert m.reads - reads == 100 * 4 and len(drives) == n
     m.press("6")
     k.poll(700)
-    assert m.reads - reads == 100 * 4 + 3 + 16  # ("6": the third column reads low, then
-    # the rows one by one)
+    assert m.reads - reads == 100 * 4 + 4 + 4  # ("6": the third column reads low, then
+    # that column in each row, one row low at a time)
     assert k.raw[m.keymap.index("6")] == 1 and m.multi_low == 0
+    m.press("1")  # another column's key while "6" is held: seen in the next pass
+    k.poll(701)
+    assert m.reads - reads == 100 * 4 + 8 + 4 + 8
+    assert k.raw[m.keymap.index("1")] == 1 and k.raw[m.keymap.index("6")] == 1
+    assert [p.level for p in m.rows] == [0, 0, 0, 0] and m.multi_low == 0
 
 
 def test_keypad_custom_keymap_and_long():

@@ -25,7 +25,10 @@ OLED8 = (
 # size is the spread of its low nibble over the top page and of its high nibble below.
 _SPREAD = b"\x00\x03\x0c\x0f\x30\x33\x3c\x3f\xc0\xc3\xcc\xcf\xf0\xf3\xfc\xff"
 
-_BIGS = const(16)  # double-size glyphs kept (each about 100 bytes of heap)
+# The characters whose double-size glyphs are made once, when the driver starts: the scores'
+# ("-", ".", "/" and the digits: ASCII 0x2D-0x39), the big row's usual text.
+_BIG0 = const(0x2D)
+_NBIG = const(13)
 
 
 class Oled:
@@ -48,7 +51,16 @@ class Oled:
         self._gfb = framebuf.FrameBuffer(self._gbuf, 8, 8, framebuf.MONO_VLSB)
         self._bbuf = bytearray(32)  # one glyph at double size, 16x16, blitted whole
         self._bfb = framebuf.FrameBuffer(self._bbuf, 16, 16, framebuf.MONO_VLSB)
-        self._bigs = {}  # ASCII code -> its glyph at double size (a FrameBuffer), as drawn before
+        # the double-size glyphs of ASCII _BIG0.. (_NBIG of them), 32 bytes each, as _bbuf
+        # holds one: a score's digit is then a copy and a blit, never made while a key waits
+        # (making one took 1 ms on the virtual Pico)
+        self._bigd = bytearray(32 * _NBIG)
+        for j in range(_NBIG):
+            self._gfb.fill(0)
+            self._gfb.text(chr(_BIG0 + j), 0, 0, 1)
+            self._spread(1)
+            self._bigd[32 * j:32 * j + 32] = self._bbuf
+        self._bigv = memoryview(self._bigd)
         self._run = [0, -1, 0, 0]  # pages p0..p1, pixel columns x0..x1 waiting to be sent
 
     def invalidate(self):
@@ -79,10 +91,12 @@ class Oled:
         run = self._run
         run[0] = 0
         run[1] = -1
+        d = self.disp
+        nl = len(lines)
         changed = 0
         i = 0
         while i < rows:
-            text = lines[i] if i < len(lines) else ""
+            text = lines[i] if i < nl else ""
             inv = i in inverse
             m = 2 if inv else 1
             span = 1
@@ -91,9 +105,12 @@ class Oled:
                 span = 2
             if keys[i] != text or mode[i] != m or (span == 2 and mode[i + 1] != 8):
                 b = text.encode()
+                nb = len(b)
+                ascii = nb == len(text)  # (a byte a character)
+                plain = ascii and span == 1
                 n = self.cols // span
                 old = enc[i]
-                if (mode[i] != m or (span == 2 and mode[i + 1] != 8) or len(b) != len(text)
+                if (mode[i] != m or (span == 2 and mode[i + 1] != 8) or not ascii
                         or len(old) != len(keys[i])):
                     old = None  # drawn otherwise before, or not ASCII: the whole row
                 cw = 8 * span
@@ -107,7 +124,14 @@ class Oled:
                         break
                     if k == 0:
                         changed += span
-                    self._draw_row(i, text, b, span, inv, k0, k1)
+                    if plain:  # characters k0..k1-1 in one call (a control character, which
+                        # no view makes, then shows as the font's block, not "?")
+                        fg = 0 if inv else 1
+                        d.fill_rect(k0 * 8, i * 8, (k1 - k0) * 8, 8, 1 - fg)
+                        if nb > k0:
+                            d.text(text[k0:k1] if k0 or nb > k1 else text, k0 * 8, i * 8, fg)
+                    else:
+                        self._draw_row(i, text, b, span, inv, k0, k1)
                     self._add(i, i + span - 1, k0 * cw, k1 * cw - 1)
                     k = k1
                 keys[i] = text
@@ -158,11 +182,11 @@ class Oled:
 
     def _draw_row(self, row, text, b, span, inv, k0, k1):
         # Draw text (b: its UTF-8) in text row `row` (span 2: at double size over two rows),
-        # its characters k0..k1-1 only (k0 > 0 only for ASCII text). The text is walked by its UTF-8 bytes:
-        # indexing or iterating a str would make each character shown a name the VM interns
-        # for good (and a small heap's pool of names grows by 4.6 KB past 620). Runs of plain
-        # ASCII go through fb.text in one call; other letters are blitted; big spaces are left
-        # blank.
+        # its characters k0..k1-1 only, where it is not plain ASCII (show draws that). The text
+        # is walked by its UTF-8 bytes: indexing or iterating a str would make each character
+        # shown a name the VM interns for good (and a small heap's pool of names grows by 4.6 KB
+        # past 620). Runs of plain ASCII go through fb.text in one call; other letters are
+        # blitted; big spaces are left blank.
         d = self.disp
         fg = 0 if inv else 1
         y = row * 8
@@ -172,12 +196,6 @@ class Oled:
             k1 = cols
         d.fill_rect(k0 * cw, y, (k1 - k0) * cw, 8 * span, 1 - fg)
         nb = len(b)
-        # ASCII (one byte a character): one call, no walk through its bytes (a control
-        # character, which no view makes, then shows as the font's block, not "?")
-        if span == 1 and nb == len(text):
-            if nb > k0:
-                d.text(text[k0:k1] if k0 or nb > k1 else text, k0 * 8, y, fg)
-            return
         i = k0  # byte index
         k = k0  # column: character index
         run = k0  # column where the pending ASCII run began
@@ -209,26 +227,26 @@ class Oled:
             d.text(text[run:k], run * 8, y, fg)
 
     def _big_ascii(self, c, text, k, y, fg):
-        # ASCII character c (text[k]) at double size in column k of a big row: the glyph made
-        # the first time (the scores' digits over and over: a key's screen changes one or
-        # three of them), then blitted from the kept ones (at most _BIGS; then they start again).
-        g = self._bigs.get(c) if fg else None
-        if g is None:
-            self._gfb.fill(0)
-            self._gfb.text(text[k:k + 1], 0, 0, 1)
-            self._big(k, y, fg)
-            if fg:
-                if len(self._bigs) >= _BIGS:
-                    self._bigs.clear()
-                self._bigs[c] = framebuf.FrameBuffer(bytearray(self._bbuf), 16, 16,
-                                                     framebuf.MONO_VLSB)
+        # ASCII character c (text[k]) at double size in column k of a big row: a score's
+        # character copied from those made at the start, any other made now.
+        j = c - _BIG0
+        if fg and 0 <= j < _NBIG:
+            self._bbuf[0:32] = self._bigv[32 * j:32 * j + 32]
+            self.disp.blit(self._bfb, k * 16, y)
             return
-        self.disp.blit(g, k * 16, y)
+        self._gfb.fill(0)
+        self._gfb.text(text[k:k + 1], 0, 0, 1)
+        self._big(k, y, fg)
 
     def _big(self, k, y, fg):
-        # The glyph in the scratch buffer at double size in column k (of 8) of a big row: each
-        # of its 8 column bytes spread over two columns of two pages, then one blit (a pixel
-        # loop would take 64 reads and a rectangle per lit pixel: milliseconds on a board).
+        # The glyph in the scratch buffer at double size in column k (of 8) of a big row.
+        self._spread(fg)
+        self.disp.blit(self._bfb, k * 16, y)
+
+    def _spread(self, fg):
+        # The 8x8 glyph in _gbuf at double size into _bbuf (16x16): each of its 8 column bytes
+        # spread over two columns of two pages (a pixel loop would take 64 reads and a
+        # rectangle per lit pixel: milliseconds on a board).
         g = self._gbuf
         b = self._bbuf
         inv = 0 if fg else 0xFF
@@ -239,7 +257,6 @@ class Oled:
             i = 2 * gx
             b[i] = b[i + 1] = lo
             b[i + 16] = b[i + 17] = hi
-        self.disp.blit(self._bfb, k * 16, y)
 
     def _load(self, cp):
         # Put the 8x8 glyph of the Turkish letter with code point cp, else "?", into the scratch
@@ -258,30 +275,32 @@ def _diff(old, new, cols, k, gap):
     # (k0, k1): the next run of changed character columns at or after k, of the first cols,
     # of two ASCII texts (as bytes): it ends where gap columns in a row are unchanged (a
     # window of its own costs two I2C transactions more, on the virtual Pico about what 32
-    # bytes more take: 4 columns of a row, 2 of a big one). A missing character counts as a
-    # space (a row is cleared to blank before its text is drawn). (cols, cols) when nothing
-    # more changed. Allocates nothing but the pair.
+    # bytes more take: 4 columns of a row, 2 of a big one). A missing character counts as a space (a row is cleared to
+    # blank before its text is drawn). (cols, cols) when nothing more changed. Allocates
+    # nothing but the pair.
     n0 = len(old)
     n1 = len(new)
     if n0 > cols:
         n0 = cols
     if n1 > cols:
         n1 = cols
+    m = n0 if n0 < n1 else n1
+    while k < m and old[k] == new[k]:  # (the unchanged start: both texts go on)
+        k += 1
     n = n0 if n0 > n1 else n1
-    k0 = -1
+    while k < n and (old[k] if k < n0 else 0x20) == (new[k] if k < n1 else 0x20):
+        k += 1
+    if k >= n:
+        return cols, cols
+    k0 = k
     same = 0
+    k += 1
     while k < n:
-        a = old[k] if k < n0 else 0x20
-        c = new[k] if k < n1 else 0x20
-        if a != c:
-            if k0 < 0:
-                k0 = k
+        if (old[k] if k < n0 else 0x20) != (new[k] if k < n1 else 0x20):
             same = 0
-        elif k0 >= 0:
+        else:
             same += 1
             if same == gap:
                 return k0, k + 1 - gap
         k += 1
-    if k0 < 0:
-        return cols, cols
     return k0, n - same
