@@ -469,19 +469,27 @@ def run(hw, ticks_ms, sleep_ms, lang=None, game="14.1", period_ms=_PERIOD_MS, ti
     # tests). store: a firmware.store.Store, where the match is kept and resumed from; net:
     # the club network (firmware.net.start), or None.
     # A pass every period_ms: the sleep is what the pass left of it (key contacts are sampled
-    # at an even rate, and a key acts one period after its first sample saw it).
+    # at an even rate, and a key acts one period after its first sample saw it). While a key
+    # is in contact or settling (the scanner's busy) the next pass comes as soon as the
+    # millisecond changes: a sleep of a whole period after a short pass made a key's press up
+    # to a millisecond later.
     # A Ctrl-C (mpremote, a terminal) hands the board to the REPL: the display says so in the
     # language on screen (firmware.notice), and the KeyboardInterrupt goes on to boards/main.py,
     # which keeps the watchdog from resetting the board there. The match is on flash as it was.
     r = None
     try:
         r = Runner(hw, lang=lang, game=game, store=store, net=net)
+        inp = hw.input if hasattr(hw.input, "busy") else None
         n = 0
         while True:
             t = ticks_ms()
             r.tick(t)
-            d = period_ms - ticks_diff(ticks_ms(), t)
-            sleep_ms(d if d > 0 else 0)
+            if inp is not None and inp.busy:
+                while ticks_diff(ticks_ms(), t) < period_ms:
+                    sleep_ms(0)
+            else:
+                d = period_ms - ticks_diff(ticks_ms(), t)
+                sleep_ms(d if d > 0 else 0)
             if ticks:
                 n += 1
                 if n >= ticks:

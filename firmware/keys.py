@@ -100,7 +100,10 @@ class KeyScanner:
         self.contact_ms = debounce_ms
         self._rollover = rollover
         self._owner = -1  # the key holding the rollover lock, or -1
-        self._rest = True  # every key released, settled and normal after the last scan
+        # 0: every key released, settled and normal (at rest) after the last scan; else not
+        # (the Keypad's: the columns, bit c, with a key not at rest). The app's loop samples a
+        # key not at rest again as soon as the next millisecond comes (app.run).
+        self.busy = 0
         self._q = [None] * queue  # type: list  # ring of (kind, name) events
         self._qh = 0
         self._qn = 0
@@ -154,10 +157,6 @@ class KeyScanner:
     def _scan(self, now):
         raise NotImplementedError
 
-    def _settled(self):
-        # After a scan key by key: whether every key is now at rest (the next scan's quick read).
-        self._rest = not (any(self.raw) or any(self.unstable) or any(self.mode))
-
     def _emit(self, kind, i):
         n = self._qn
         size = len(self._q)
@@ -172,9 +171,10 @@ class KeyScanner:
 
     def _step(self, i, p, now):
         # Feed one sample (p: 1 pressed, 0 released) of key i taken at time now.
-        raw = self.raw
-        if p != raw[i]:
-            raw[i] = p
+        # (its frame small enough for the C stack: a larger one is allocated on the heap at
+        # each call, firmware/mem.py; after the first lines raw[i] is p)
+        if p != self.raw[i]:
+            self.raw[i] = p
             self.t_edge[i] = now
             if not self.unstable[i]:
                 self.unstable[i] = 1
@@ -196,7 +196,7 @@ class KeyScanner:
                 self._settle(i, 1, now)
         mode = self.mode[i]
         if mode == _CHAT:
-            if not raw[i] and ticks_diff(now, self.t_edge[i]) >= self.quiet_ms:
+            if not p and ticks_diff(now, self.t_edge[i]) >= self.quiet_ms:
                 self.mode[i] = _IDLE
                 self.deb[i] = 0
                 self.unstable[i] = 0
@@ -207,14 +207,14 @@ class KeyScanner:
         if self.unstable[i] and ticks_diff(now, self.t_run[i]) >= self.chatter_ms:
             self._chatter(i)  # never settled for chatter_ms
             return
-        if self.deb[i] and raw[i]:  # held, and not in the debounce of its release
-            held = ticks_diff(now, self.t_down[i])
-            if self.stuck_ms and held >= self.stuck_ms:
+        if self.deb[i] and p:  # held, and not in the debounce of its release
+            dt = ticks_diff(now, self.t_down[i])
+            if self.stuck_ms and dt >= self.stuck_ms:
                 self.mode[i] = _STUCK
                 if self._owner == i:
                     self._owner = -1
                 self._emit("stuck", i)
-            elif mode == _IDLE and self.long_ms and held >= self.long_ms:
+            elif mode == _IDLE and self.long_ms and dt >= self.long_ms:
                 self.mode[i] = _LONG
                 self._emit("long", i)
 
@@ -270,7 +270,6 @@ class Keypad(KeyScanner):
                             stuck_ms, chatter_ms, chatter_edges, quiet_ms, True, queue)
         self._rows = [reader(p) for p in rows]
         self._cols = [reader(p) for p in cols]
-        self._busy = 0  # the columns (bit c) with a key not at rest after the last scan
         for r in self._rows:
             r(0)
 
@@ -279,7 +278,7 @@ class Keypad(KeyScanner):
         # (released, settled and normal: _step would do nothing with it); none: nothing more
         # (4 pin calls a pass, in a frame small enough for the C stack: a larger one is
         # allocated on the heap at each call, which costs a Pico more than the reads).
-        m = self._busy
+        m = self.busy
         b = 1
         for col in self._cols:
             if not col():
@@ -292,31 +291,34 @@ class Keypad(KeyScanner):
         # One row low at a time: the level of each key of the columns in m, stepped unless it
         # reads released and is at rest; then the columns with a key not at rest.
         cols = self._cols
+        nc = len(cols)
         rows = self._rows
         raw = self.raw
         unstable = self.unstable
         mode = self.mode
+        sel = []
+        for c in range(nc):
+            if m >> c & 1:
+                sel.append(c)
         busy = 0
         for drive in rows:
             drive(1)
-        i = 0
+        r = 0
         for drive in rows:
             drive(0)
-            b = 1
-            for col in cols:
-                if m & b:
-                    if not col():
-                        self._step(i, 1, now)
-                    elif raw[i] or unstable[i] or mode[i]:
-                        self._step(i, 0, now)
-                    if raw[i] or unstable[i] or mode[i]:
-                        busy |= b
-                b += b
-                i += 1
+            for c in sel:
+                i = r + c
+                if not cols[c]():
+                    self._step(i, 1, now)
+                elif raw[i] or unstable[i] or mode[i]:
+                    self._step(i, 0, now)
+                if raw[i] or unstable[i] or mode[i]:
+                    busy |= 1 << c
             drive(1)
+            r += nc
         for drive in rows:
             drive(0)
-        self._busy = busy
+        self.busy = busy
 
 
 # ---------------------------------------------------------------- direct buttons
@@ -335,7 +337,7 @@ class Buttons(KeyScanner):
     def _scan(self, now):
         # As Keypad's: with every key at rest, a read of each pin in a small frame; else each
         # key's level, stepped unless it reads released and is at rest.
-        if self._rest:
+        if not self.busy:
             low = self._low
             for read in self._reads:
                 if (1 - low if read() else low):  # (a key reads pressed)
@@ -354,4 +356,4 @@ class Buttons(KeyScanner):
             p = 1 - low if reads[i]() else low
             if p or raw[i] or unstable[i] or mode[i]:
                 self._step(i, p, now)
-        self._settled()
+        self.busy = 1 if any(raw) or any(unstable) or any(mode) else 0
