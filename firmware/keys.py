@@ -270,6 +270,10 @@ class Keypad(KeyScanner):
                             stuck_ms, chatter_ms, chatter_edges, quiet_ms, True, queue)
         self._rows = [reader(p) for p in rows]
         self._cols = [reader(p) for p in cols]
+        nc = len(cols)
+        self._sel = [tuple(range(nc))] * (1 << nc)
+        for c in range(nc):
+            self._sel[1 << c] = (c,)
         for r in self._rows:
             r(0)
 
@@ -296,10 +300,7 @@ class Keypad(KeyScanner):
         raw = self.raw
         unstable = self.unstable
         mode = self.mode
-        sel = []
-        for c in range(nc):
-            if m >> c & 1:
-                sel.append(c)
+        sel = self._sel[m]
         busy = 0
         for drive in rows:
             drive(1)

@@ -51,9 +51,10 @@ def collect():
     # gc.collect(), then the holes it leaves among the live code and data filled: after a
     # collection MicroPython's allocator looks for each object of two blocks or more from the
     # lowest free block up, through every hole. A chain of one-block tuples, let go at once
-    # (garbage until the next collection), fills them until 64 in a row come one after the
-    # other from a free run, the free heap above the live data, where the next key's objects
-    # then come from. (This function's frame is on the heap: it is made before the
+    # (garbage until the next collection), fills them until 256 in a row come one after the
+    # other from a free run of 4 KB or more, the free heap above the live data, where the next
+    # key's objects then come from (a run of 64 could be a hole of 1 KB, whose end sent a key's
+    # larger objects through the holes above it: 2 ms of its work on the virtual Pico). (This function's frame is on the heap: it is made before the
     # collection, so that letting it go does not send the allocator back down.) Only with heap
     # to spare (a small heap keeps its holes for the next key), and where id() is an address
     # (MicroPython).
@@ -70,7 +71,7 @@ def collect():
         a = id(t)
         d = a - last
         run = run + 1 if d == step else 0  # each at the same distance (a block on a board) ...
-        if run >= 64:
-            return  # ... 64 times: a free run
+        if run >= 256:
+            return  # ... 256 times: a free run
         step = d
         last = a

@@ -111,9 +111,9 @@ MPY_FLAGS = ("-X", "no-source-lines")
 # cost a Pico's idle pass more than its work) 229; a key's screen sooner on the Pico (the
 # scores' double-size glyphs made when the OLED starts, plain rows drawn in its show loop, three
 # sets of key hints kept, the keypad scanning only the columns in use, a key in contact sampled
-# again as soon as the millisecond changes) 224.
+# again as soon as the millisecond changes) 221.
 MPY_BUDGET = (84 * 1024 + 934 + 886 + 3114 + 4900 + 720 + 1178 + 375 + 1191 + 4165 + 1651
-              + 255 + 339 + 229 + 224)
+              + 255 + 339 + 229 + 221)
 
 
 def mpy_cross_cmd(src: Path, out: Path) -> list[str]:
