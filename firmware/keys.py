@@ -270,6 +270,8 @@ class Keypad(KeyScanner):
                             stuck_ms, chatter_ms, chatter_edges, quiet_ms, True, queue)
         self._rows = [reader(p) for p in rows]
         self._cols = [reader(p) for p in cols]
+        # the columns a scan reads, by the mask of those in use (bit c: column c): one column
+        # alone, else all of them (made once: a scan allocates nothing)
         nc = len(cols)
         self._sel = [tuple(range(nc))] * (1 << nc)
         for c in range(nc):

@@ -7,18 +7,26 @@
 #     rules 784-1,456 / 192-272, hw 960 / 192, boot 400 / 128, the other language's text at a
 #     switch about 4 KB / 64 (frozen, the text stays in flash). Kept: a call costs nothing, the
 #     frozen 64 KB board keeps its margin and a stock Pico its code heap.
-#   collect's hole filling: a key's screen on the Pico in a median 18.9 ms press to pixels, 27.0
-#     without (its work 12.8 ms, 19.6 without: the allocator's walk through the holes). Kept; it
-#     stays off where less than 48 KB are free (the frozen 64 KB board).
+#   collect's hole filling: with the flash's erase times, a key's screen on the virtual Pico in
+#     a median 18.8 ms press to pixels, 29.8 without (a made ball's work 11.4 ms, 21.0 without:
+#     the allocator's walk through the holes), the slowest key in play 42 ms, 53 without. Kept;
+#     it stays off where less than 48 KB are free (the frozen 64 KB board).
 #   the OLED's windows (oled_i2c.SSD1306W_I2C.show_pages): a key's screen sends a median 100
 #     bytes in 2.7 ms on the Pico's 400 kHz bus, a whole frame 1,026 bytes in 23 ms. Kept.
 #   the drivers' UTF-8 byte walks (oled, lcd): indexing a screen's 107 characters as a str
 #     interns 86 names for good (1,080 bytes of name pool, 2 KB of heap), frozen or not. Kept.
-#   small frames in the loop pass (app.App.step's parts, the scanners' at-rest reads): a frame
-#     over 44 bytes is allocated on the heap at each call, and in an idle pass that cost more
-#     than the pass's work. On the Pico in play with no key: 87k cycles a millisecond (70% of
-#     the CPU) instead of 128k. Kept. (Journal.tidy's frame is one of them still: a small
-#     check before it would bring the pass to 39%, for 64 bytes of heap more.)
+#   small frames in the loop pass (app.App.step's parts, the scanners' at-rest reads, their
+#     step of a key and their scan key by key): a frame over 44 bytes is allocated on the heap
+#     at each call, and in an idle pass that cost more than the pass's work. On the Pico in play
+#     with no key: 87k cycles a millisecond (70% of the CPU) instead of 128k; a key's step, on
+#     the heap, made its work 3 ms longer. Kept. (Journal.tidy's frame is one of them still: a
+#     small check before it would bring the pass to 39%, for 64 bytes of heap more.)
+#   the scores' double-size glyphs made when the OLED starts (drivers/oled.py, 416 bytes, where
+#     up to 16 kept as drawn took 1.6 KB): a score's digit is a copy and a blit; made while a
+#     key waited, one took 1 ms on the virtual Pico. Kept.
+#   the key hints' lines of the last 3 screens (views._hl, about 300 bytes each): making and
+#     packing them again took 2.5 ms of a rack end's or a third foul's render on the virtual
+#     Pico. Kept.
 #   gc.collect() before a language's text loads (lang.texts): the import's own allocations
 #     would otherwise take the holes its 4 KB in one piece needs; the views' tests on the
 #     board-like VM then run out at 80 KB, with it they run in 72. Kept.
@@ -54,10 +62,10 @@ def collect():
     # (garbage until the next collection), fills them until 256 in a row come one after the
     # other from a free run of 4 KB or more, the free heap above the live data, where the next
     # key's objects then come from (a run of 64 could be a hole of 1 KB, whose end sent a key's
-    # larger objects through the holes above it: 2 ms of its work on the virtual Pico). (This function's frame is on the heap: it is made before the
-    # collection, so that letting it go does not send the allocator back down.) Only with heap
-    # to spare (a small heap keeps its holes for the next key), and where id() is an address
-    # (MicroPython).
+    # larger objects through the holes above it: 2 ms of its work on the virtual Pico). (This
+    # function's frame is on the heap: it is made before the collection, so that letting it go
+    # does not send the allocator back down.) Only with heap to spare (a small heap keeps its
+    # holes for the next key), and where id() is an address (MicroPython).
     gc.collect()
     mem_free = getattr(gc, "mem_free", None)
     if mem_free is None or mem_free() < _SPARE:

@@ -275,9 +275,9 @@ def _diff(old, new, cols, k, gap):
     # (k0, k1): the next run of changed character columns at or after k, of the first cols,
     # of two ASCII texts (as bytes): it ends where gap columns in a row are unchanged (a
     # window of its own costs two I2C transactions more, on the virtual Pico about what 32
-    # bytes more take: 4 columns of a row, 2 of a big one). A missing character counts as a space (a row is cleared to
-    # blank before its text is drawn). (cols, cols) when nothing more changed. Allocates
-    # nothing but the pair.
+    # bytes more take: 4 columns of a row, 2 of a big one). A missing character counts as a
+    # space (a row is cleared to blank before its text is drawn). (cols, cols) when nothing
+    # more changed. Allocates nothing but the pair.
     n0 = len(old)
     n1 = len(new)
     if n0 > cols:
