@@ -8,7 +8,7 @@ import sys
 from firmware import views
 from firmware.keys import ticks_diff
 from firmware.lang import texts as lang_text
-from firmware.mem import collect, const
+from firmware.mem import collect, const, fill
 from firmware.table import Table
 from firmware.ui import Controller
 
@@ -81,10 +81,10 @@ class App:
         # (its frame takes about 8 ms on the wire), then what the table leaves until the screen
         # is out (Table.after_screen, asked by Controller.saved: the key's records, held until
         # then, and the journal's writing that can wait; the display is drawn again without
-        # its unsaved mark once they are written), then collect the
-        # garbage of judging and drawing (on the board-like VM a match needs 10 KB less heap
-        # with it) and fill the holes it leaves (collect()). Then feed the watchdog: only a
-        # step that got here is healthy. The shot clock first (ctl.tick: the keys' time, its
+        # its unsaved mark once they are written), then collect the garbage of judging and
+        # drawing (on the board-like VM a match needs 10 KB less heap with it); a pass with no
+        # key goes on filling the holes it leaves (fill()). Then feed the watchdog: only a step
+        # that got here is healthy. The shot clock first (ctl.tick: the keys' time, its
         # buzzer's sound, a tone ended): a new second shown redraws, on the page shown.
         # (Its parts are methods of their own so that each frame is small enough for the C
         # stack: a larger one is allocated on the heap at each call, firmware/mem.py.)
@@ -100,6 +100,8 @@ class App:
         said = self.table.work()  # Start's archive, journal, settings, then pruning: a step a pass
         if said:
             ctl.say([said])
+        if idle and not getattr(self.hw.input, "busy", 0):  # (no key in contact or settling)
+            fill()
         if idle and self.net is not None:
             self.network(self.net, now)
         wdt = self.hw.wdt

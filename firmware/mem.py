@@ -56,30 +56,39 @@ def unload(name):
 
 
 def collect():
-    # gc.collect(), then the holes it leaves among the live code and data filled: after a
-    # collection MicroPython's allocator looks for each object of two blocks or more from the
-    # lowest free block up, through every hole. A chain of one-block tuples, let go at once
-    # (garbage until the next collection), fills them until 256 in a row come one after the
-    # other from a free run of 4 KB or more, the free heap above the live data, where the next
-    # key's objects then come from (a run of 64 could be a hole of 1 KB, whose end sent a key's
-    # larger objects through the holes above it: 2 ms of its work on the virtual Pico). (This
-    # function's frame is on the heap: it is made before the collection, so that letting it go
-    # does not send the allocator back down.) Only with heap to spare (a small heap keeps its
-    # holes for the next key), and where id() is an address (MicroPython).
+    # gc.collect(), and the filling of the holes it leaves among the live code and data started
+    # (fill(), a part a pass: all at once took 27 ms after each key's screen on the virtual
+    # Pico). After a collection MicroPython's allocator looks for each object of two blocks or
+    # more from the lowest free block up, through every hole. Only with heap to spare (a small
+    # heap keeps its holes for the next key), and where id() is an address (MicroPython).
     gc.collect()
+    f = _fill
     mem_free = getattr(gc, "mem_free", None)
-    if mem_free is None or mem_free() < _SPARE:
-        return
+    f[0] = 0 if mem_free is None or mem_free() < _SPARE else _FILL_MAX
+    f[1] = f[2] = f[3] = 0
+
+
+# collect()'s filling still to do: tuples left to make (0: none), the run of them one after
+# the other so far, the last one's id, the distance between the last two
+_fill = [0, 0, 0, 0]
+
+
+def fill():
+    # The next part of collect()'s filling (the app's idle passes): 32 one-block tuples, let go
+    # at once (garbage until the next collection), until 256 in a row come one after the other
+    # from a free run of 4 KB or more, the free heap above the live data, where the next key's
+    # objects then come from (a run of 64 could be a hole of 1 KB, whose end sent a key's
+    # larger objects through the holes above it: 2 ms of its work on the virtual Pico). In a
+    # frame small enough for the C stack: one on the heap, let go, would send the allocator
+    # back down.
+    f = _fill
     t = None
-    run = 0
-    last = 0
-    step = 0
-    for _ in range(_FILL_MAX):
+    k = 0
+    while f[0] and k < 32:
         t = (t,)
-        a = id(t)
-        d = a - last
-        run = run + 1 if d == step else 0  # each at the same distance (a block on a board) ...
-        if run >= 256:
-            return  # ... 256 times: a free run
-        step = d
-        last = a
+        d = id(t) - f[2]
+        f[1] = f[1] + 1 if d == f[3] else 0  # each at the same distance (a block on a board)
+        f[3] = d
+        f[2] += d
+        f[0] = 0 if f[1] >= 256 else f[0] - 1  # ... 256 times: a free run
+        k += 1
