@@ -8,7 +8,7 @@ import sys
 from firmware import views
 from firmware.keys import ticks_diff
 from firmware.lang import texts as lang_text
-from firmware.mem import collect, const, fill
+from firmware.mem import collect, const
 from firmware.table import Table
 from firmware.ui import Controller
 
@@ -42,6 +42,42 @@ def layout(hw):
     # The controller's input map for the hardware: "four" for buttons without MISS and OK.
     k = hw.layout
     return "four" if k == "buttons" and "MISS" not in getattr(hw.input, "names", "MISS") else k
+
+
+# The filling of the holes a collection leaves (holes(), then fill() in the passes after it):
+# tuples left to make (0: none), and in this pass: the run of them one after the other so far,
+# the last one's id, the distance between the last two
+_holes = [0, 0, 0, 0]
+_FILL_MAX = const(4096)  # at most this many one-block tuples (64 KB on a 32-bit board)
+
+
+def holes():
+    # mem.collect(), and the filling of the holes it leaves started where the heap has room to
+    # spare (all at once, it took 27 ms after each key's screen on the virtual Pico).
+    _holes[0] = _FILL_MAX if collect() else 0
+
+
+def fill():
+    # The next part of the filling (the app's passes with no key): up to 288 one-block tuples,
+    # let go at once (garbage until the next collection), until 256 in a row come one after
+    # the other in one pass: a free run of 4 KB or more, the free heap above the live data,
+    # where the next key's objects then come from (a run of 64 could be a hole of 1 KB, whose
+    # end sent a key's larger objects through the holes above it: 2 ms of its work on the
+    # virtual Pico). True while there is more. In a frame small enough for the C stack: one on
+    # the heap, let go, would send the allocator back down.
+    h = _holes
+    h[1] = h[2] = h[3] = 0
+    t = None
+    k = 0
+    while h[0] and k < 288:
+        t = (t,)
+        d = id(t) - h[2]
+        h[1] = h[1] + 1 if d == h[3] else 0  # each at the same distance (a block on a board)
+        h[3] = d
+        h[2] += d
+        h[0] = 0 if h[1] >= 256 else h[0] - 1  # ... 256 times: a free run
+        k += 1
+    return h[0] > 0
 
 
 class App:
@@ -83,9 +119,10 @@ class App:
         # then, and the journal's writing that can wait; the display is drawn again without
         # its unsaved mark once they are written), then collect the garbage of judging and
         # drawing (on the board-like VM a match needs 10 KB less heap with it); a pass with no
-        # key goes on filling the holes it leaves (fill()). Then feed the watchdog: only a step
-        # that got here is healthy. The shot clock first (ctl.tick: the keys' time, its
-        # buzzer's sound, a tone ended): a new second shown redraws, on the page shown.
+        # key goes on filling the holes it leaves (holes(), fill()). Then feed the watchdog:
+        # only a step that got here is healthy. The shot clock first (ctl.tick: the keys'
+        # time, its buzzer's sound, a tone ended): a new second shown redraws, on the page
+        # shown.
         # (Its parts are methods of their own so that each frame is small enough for the C
         # stack: a larger one is allocated on the heap at each call, firmware/mem.py.)
         idle = self._keys(now)  # (and no screen drawn: the network's turn, below)
@@ -162,7 +199,7 @@ class App:
             show(self.hw.display, views.unmark(r))
         r = None
         self.draws += 1
-        collect()
+        holes()
 
     def _turn(self, now):
         # The 16x2 LCD's next page of what does not fit its two rows.

@@ -276,8 +276,7 @@ class Keypad(KeyScanner):
         self._sel = [tuple(range(nc))] * (1 << nc)
         for c in range(nc):
             self._sel[1 << c] = (c,)
-        for r in self._rows:
-            r(0)
+        self._drive(0)
 
     def _scan(self, now):
         # The columns that read low with every row low, and those with a key not at rest
@@ -304,8 +303,7 @@ class Keypad(KeyScanner):
         mode = self.mode
         sel = self._sel[m]
         busy = 0
-        for drive in rows:
-            drive(1)
+        self._drive(1)
         r = 0
         for drive in rows:
             drive(0)
@@ -319,9 +317,16 @@ class Keypad(KeyScanner):
                     busy |= 1 << c
             drive(1)
             r += nc
-        for drive in rows:
-            drive(0)
+        self._drive(0)
         self.busy = busy
+
+    def _drive(self, v):
+        # Every row to v, the last row first (so row 0 goes low alone only in a scan row by row:
+        # what the virtual Pico counts as a pass).
+        i = len(self._rows)
+        while i:
+            i -= 1
+            self._rows[i](v)
 
 
 # ---------------------------------------------------------------- direct buttons

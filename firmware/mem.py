@@ -7,10 +7,12 @@
 #     rules 784-1,456 / 192-272, hw 960 / 192, boot 400 / 128, the other language's text at a
 #     switch about 4 KB / 64 (frozen, the text stays in flash). Kept: a call costs nothing, the
 #     frozen 64 KB board keeps its margin and a stock Pico its code heap.
-#   collect's hole filling: with the flash's erase times, a key's screen on the virtual Pico in
-#     a median 18.8 ms press to pixels, 29.8 without (a made ball's work 11.4 ms, 21.0 without:
-#     the allocator's walk through the holes), the slowest key in play 42 ms, 53 without. Kept;
-#     it stays off where less than 48 KB are free (the frozen 64 KB board).
+#   the filling of the holes a collection leaves (app.holes and app.fill, with collect()'s
+#     answer whether the heap has room to spare): with the flash's erase times, a key's screen
+#     on the virtual Pico in a median 18.8 ms press to pixels, 29.8 without (a made ball's work
+#     11.4 ms, 21.0 without: the allocator's walk through the holes), the slowest key in play
+#     42 ms, 53 without. Kept; it stays off where less than 48 KB are free (the frozen 64 KB
+#     board).
 #   the OLED's windows (oled_i2c.SSD1306W_I2C.show_pages): a key's screen sends a median 100
 #     bytes in 2.7 ms on the Pico's 400 kHz bus, a whole frame 1,026 bytes in 23 ms. Kept.
 #   the drivers' UTF-8 byte walks (oled, lcd): indexing a screen's 107 characters as a str
@@ -41,8 +43,7 @@ except ImportError:
 # mpy-cross folds `_NAME = const(n)` by the name `const`, wherever it was imported from: a
 # module that imports it from here gets no global and no lookup for the constant.
 
-_SPARE = const(49152)  # the free heap after a collection that collect() fills holes with
-_FILL_MAX = const(4096)  # at most this many one-block tuples (64 KB on a 32-bit board)
+_SPARE = const(49152)  # the free heap after a collection with which its holes are filled
 
 
 def unload(name):
@@ -56,39 +57,10 @@ def unload(name):
 
 
 def collect():
-    # gc.collect(), and the filling of the holes it leaves among the live code and data started
-    # (fill(), a part a pass: all at once took 27 ms after each key's screen on the virtual
-    # Pico). After a collection MicroPython's allocator looks for each object of two blocks or
-    # more from the lowest free block up, through every hole. Only with heap to spare (a small
-    # heap keeps its holes for the next key), and where id() is an address (MicroPython).
+    # gc.collect(); True where the heap has room to spare for filling the holes it leaves
+    # (app.fill: a small heap keeps its holes for the next key), and id() is an address
+    # (MicroPython). After a collection MicroPython's allocator looks for each object of two
+    # blocks or more from the lowest free block up, through every hole.
     gc.collect()
-    f = _fill
     mem_free = getattr(gc, "mem_free", None)
-    f[0] = 0 if mem_free is None or mem_free() < _SPARE else _FILL_MAX
-    f[1] = f[2] = f[3] = 0
-
-
-# collect()'s filling still to do: tuples left to make (0: none), the run of them one after
-# the other so far, the last one's id, the distance between the last two
-_fill = [0, 0, 0, 0]
-
-
-def fill():
-    # The next part of collect()'s filling (the app's idle passes): 32 one-block tuples, let go
-    # at once (garbage until the next collection), until 256 in a row come one after the other
-    # from a free run of 4 KB or more, the free heap above the live data, where the next key's
-    # objects then come from (a run of 64 could be a hole of 1 KB, whose end sent a key's
-    # larger objects through the holes above it: 2 ms of its work on the virtual Pico). In a
-    # frame small enough for the C stack: one on the heap, let go, would send the allocator
-    # back down.
-    f = _fill
-    t = None
-    k = 0
-    while f[0] and k < 32:
-        t = (t,)
-        d = id(t) - f[2]
-        f[1] = f[1] + 1 if d == f[3] else 0  # each at the same distance (a block on a board)
-        f[3] = d
-        f[2] += d
-        f[0] = 0 if f[1] >= 256 else f[0] - 1  # ... 256 times: a free run
-        k += 1
+    return mem_free is not None and mem_free() >= _SPARE

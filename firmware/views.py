@@ -907,6 +907,8 @@ def render(model, kind, page=0):
 
         return wall(model)
     w, h = _KINDS[kind]
+    if _hl and _hl[0][1] != model.get("lang"):
+        del _hl[:]  # (another language: its hint lines let go before its texts load)
     out = screen(model, w, h, page)
     _UNDER[1] = -1
     m = model.get("match")

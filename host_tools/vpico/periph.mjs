@@ -631,7 +631,9 @@ export function attachBoard(mcu, clock, opts = {}) {
   }
   ROWS.forEach((pin, r) => {
     gpio[pin].addListener((state, old) => {
-      if (r === 0 && state === GPIOPinState.Low) {
+      // a scan row by row begins with row 0 low alone (the firmware drives every row low
+      // together last row first, so that is no pass)
+      if (r === 0 && state === GPIOPinState.Low && [1, 2, 3].every((q) => !rowLow(q))) {
         passTimes[stats.passes % passTimes.length] = us();
         stats.passes++;
       }
