@@ -441,15 +441,18 @@ class Journal:
         virtual Pico a snapshot takes 3-7 ms, a new folder 14 ms); every other operation calls
         it first, so the order on flash is as if it were done at once. A snapshot whose record
         is held waits for it (commit(), then tidy()). A failure leaves the journal as flash
-        holds it (reopened)."""
+        holds it (reopened). With nothing to do it returns in a frame small enough for the C
+        stack (the app asks at each pass; firmware/mem.py)."""
+        nxt = self.head + 1
+        if self._due >= 0 or self._full >= 0 or (nxt % _R == 0 and self._fs != nxt):
+            self._tidy(nxt)
+
+    def _tidy(self, nxt):
         due = self._due
-        if due > self.head:
+        if due >= nxt:
             due = -1
         n = self._full
-        nxt = self.head + 1
         new_file = nxt % _R == 0 and self._fs != nxt
-        if due < 0 and n < 0 and not new_file:
-            return
         if due >= 0:
             self._due = -1
         self._full = -1

@@ -18,11 +18,11 @@
 #   the drivers' UTF-8 byte walks (oled, lcd): indexing a screen's 107 characters as a str
 #     interns 86 names for good (1,080 bytes of name pool, 2 KB of heap), frozen or not. Kept.
 #   small frames in the loop pass (app.App.step's parts, the scanners' at-rest reads, their
-#     step of a key and their scan key by key): a frame over 44 bytes is allocated on the heap
-#     at each call, and in an idle pass that cost more than the pass's work. On the Pico in play
-#     with no key: 87k cycles a millisecond (70% of the CPU) instead of 128k; a key's step, on
-#     the heap, made its work 3 ms longer. Kept. (Journal.tidy's frame is one of them still: a
-#     small check before it would bring the pass to 39%, for 64 bytes of heap more.)
+#     step of a key and their scan key by key, Journal.tidy with nothing to do): a frame over
+#     44 bytes is allocated on the heap at each call, through the holes below the free heap,
+#     and in an idle pass that cost more than the pass's work. On the Pico in play with no key:
+#     63k cycles a millisecond (50% of the CPU); with Journal.tidy's frame alone on the heap,
+#     130k, more than the core has; a key's step, on the heap, made its work 3 ms longer. Kept.
 #   the scores' double-size glyphs made when the OLED starts (drivers/oled.py, 416 bytes, where
 #     up to 16 kept as drawn took 1.6 KB): a score's digit is a copy and a blit; made while a
 #     key waited, one took 1 ms on the virtual Pico. Kept.
