@@ -21,7 +21,7 @@
 #     step of a key and their scan key by key, Journal.tidy with nothing to do): a frame over
 #     44 bytes is allocated on the heap at each call, through the holes below the free heap,
 #     and in an idle pass that cost more than the pass's work. On the Pico in play with no key:
-#     63k cycles a millisecond (50% of the CPU); with Journal.tidy's frame alone on the heap,
+#     58k cycles a millisecond (47% of the CPU); with Journal.tidy's frame alone on the heap,
 #     130k, more than the core has; a key's step, on the heap, made its work 3 ms longer. Kept.
 #   the scores' double-size glyphs made when the OLED starts (drivers/oled.py, 416 bytes, where
 #     up to 16 kept as drawn took 1.6 KB): a score's digit is a copy and a blit; made while a

@@ -1,7 +1,7 @@
 # The whole app's budget, 64 KB of heap, on a board whose firmware image has the
 # scoreboard frozen in (manifest.py): the board-like VM built that way (host_tools.mpy.frozen_vm)
 # plays the four long matches of tests/test_app_mp.py from setup to match over with the journal
-# on littlefs in a 64 KB heap. Loaded from .mpy files the same matches need 115-125 KB
+# on littlefs in a 64 KB heap. Loaded from .mpy files the same matches need 134-142 KB
 # (docs/figures.md), most of it code: a 64 KB board needs the frozen image.
 import pytest
 
