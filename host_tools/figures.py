@@ -139,7 +139,7 @@ ROWS: list[tuple[str, str, str, str]] = [
     ("pico.neopixel", "virtual Pico, a NeoPixel frame (32x8, `machine.bitstream`) decoded off "
      "GP28", "-", TEST + "tests/test_vpico_devices.py"),
     ("pico.idle", "virtual Pico, the CPU the loop takes in play with no key (the OLED, the "
-     "keypad at rest, the journal on littlefs)", "-", PICO),
+     "keypad at rest, the journal on littlefs)", "80% (tests/test_deploy.py)", PICO),
     ("pico.start", "virtual Pico, the longest loop pass of Start's flash work (a key pressed "
      "110 ms after Start is acted on)", "150 ms (tests/test_vpico_start.py)",
      TEST + "tests/test_vpico_start.py"),
