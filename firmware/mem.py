@@ -28,7 +28,9 @@
 #     key waited, one took 1 ms on the virtual Pico. Kept.
 #   the key hints' lines of the last 3 screens (views._hl, about 300 bytes each): making and
 #     packing them again took 2.5 ms of a rack end's or a third foul's render on the virtual
-#     Pico. Kept.
+#     Pico. Kept where the heap is over 96 KB (views._HL); a smaller one keeps the last
+#     screen's only: on the 64 KB frozen board the other two took 1 KB of a long 14.1 match's
+#     smallest heap (63 KB instead of 62).
 #   gc.collect() before a language's text loads (lang.texts): the import's own allocations
 #     would otherwise take the holes its 4 KB in one piece needs; the views' tests on the
 #     board-like VM then run out at 80 KB, with it they run in 72. Kept.

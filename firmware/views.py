@@ -9,8 +9,9 @@
 # entry > the rest of the note (rack winner, foul) > game lines > hints; every alert gets one row
 # before any gets more, a pending choice all of its rows first (_place). The 16x2 LCD turns
 # pages.
+import gc
+
 from firmware import lang
-from firmware.mem import const
 
 _KINDS = {"oled": (16, 8), "lcd20": (20, 4), "lcd16": (16, 2)}
 MARKED = _KINDS  # the kinds that mark a key's records not yet on flash ("*": _unsaved)
@@ -530,7 +531,9 @@ def _lines(model, w, n=5, right=None):
 # few before it (play, a ball being entered, a break), and making and packing them again took
 # a quarter of a play screen's render (2.5 of 10 ms on the virtual Pico).
 _hl = []
-_HL = const(3)  # kept at most
+_HL = 3  # kept at most; 1 on a hard heap of 96 KB or less (a 64 KB board: firmware/mem.py)
+if hasattr(gc, "mem_free") and gc.mem_free() + gc.mem_alloc() <= 98304:
+    _HL = 1
 
 
 def _hint_lines(model, w):
