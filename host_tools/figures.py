@@ -133,8 +133,9 @@ ROWS: list[tuple[str, str, str, str]] = [
     ("pico.deploy", "virtual Pico, `make deploy` to a blank board", "-", PICO_WALLCLOCK),
     ("pico.deploy.again", "virtual Pico, `make deploy` again with nothing to copy", "-",
      PICO_WALLCLOCK),
-    ("pico.heap.free", "virtual Pico, lowest free heap at the worst moment of a whole match",
-     "-", PICO_HEAP),
+    ("pico.heap.free", "virtual Pico, lowest free heap at the worst moment of a whole match "
+     "(the holes' filling, garbage until the next collection, counted as taken)", "-",
+     PICO_HEAP),
     ("pico.heap.live", "virtual Pico, most live data during a whole match", "-", PICO_HEAP),
     ("pico.neopixel", "virtual Pico, a NeoPixel frame (32x8, `machine.bitstream`) decoded off "
      "GP28", "-", TEST + "tests/test_vpico_devices.py"),
