@@ -444,15 +444,15 @@ class Journal:
         holds it (reopened). With nothing to do it returns in a frame small enough for the C
         stack (the app asks at each pass; firmware/mem.py)."""
         nxt = self.head + 1
-        if self._due >= 0 or self._full >= 0 or (nxt % _R == 0 and self._fs != nxt):
-            self._tidy(nxt)
+        new_file = nxt % _R == 0 and self._fs != nxt
+        if new_file or self._due >= 0 or self._full >= 0:
+            self._tidy(nxt, new_file)
 
-    def _tidy(self, nxt):
+    def _tidy(self, nxt, new_file):
         due = self._due
         if due >= nxt:
             due = -1
         n = self._full
-        new_file = nxt % _R == 0 and self._fs != nxt
         if due >= 0:
             self._due = -1
         self._full = -1

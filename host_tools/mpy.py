@@ -113,10 +113,10 @@ MPY_FLAGS = ("-X", "no-source-lines")
 # sets of key hints kept, the keypad scanning only the columns in use, a key in contact sampled
 # again as soon as the millisecond changes) 221; collect()'s filling of the holes a part a pass
 # (app.fill: all at once it took 27 ms after each key's screen on the Pico) 206; the journal's
-# tidy() with nothing to do in a small frame (asked at each pass) 46; the key hints' lines of
+# tidy() with nothing to do in a small frame (asked at each pass) 48; the key hints' lines of
 # one screen only on a heap of 96 KB or less (views._HL) 52.
 MPY_BUDGET = (84 * 1024 + 934 + 886 + 3114 + 4900 + 720 + 1178 + 375 + 1191 + 4165 + 1651
-              + 255 + 339 + 229 + 221 + 206 + 46 + 52)
+              + 255 + 339 + 229 + 221 + 206 + 48 + 52)
 
 
 def mpy_cross_cmd(src: Path, out: Path) -> list[str]:
